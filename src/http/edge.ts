@@ -1,0 +1,67 @@
+import contentType from 'content-type';
+import express, { type RequestHandler } from 'express';
+import { ApiError } from '../rest/errors';
+import type { RouteTable } from '../rest/routes';
+
+/** Methods that are not in the spec but answered for every path that exists. */
+function allowHeader(methods: readonly string[]): string {
+  return methods.join(', ');
+}
+
+/**
+ * HEAD and OPTIONS, before the validator (which knows neither):
+ * - HEAD on a path with GET runs the GET; Node drops the body and keeps the headers.
+ * - OPTIONS on a known path answers 204 with `Allow`; CORS preflight headers are added by the CORS layer.
+ */
+export function headAndOptions(routes: RouteTable): RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== 'HEAD' && req.method !== 'OPTIONS') return next();
+    const route = routes.match(req.path);
+    if (!route) return next();
+    if (req.method === 'OPTIONS') {
+      res.setHeader('Allow', allowHeader(route.methods));
+      res.status(204).end();
+      return;
+    }
+    if (route.methods.includes('GET')) req.method = 'GET';
+    next();
+  };
+}
+
+function hasBody(req: express.Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * Request bodies, for operations that take one: JSON only (415 otherwise), at most `limit` bytes
+ * (413, refused from Content-Length before reading, or as soon as a chunked body passes the limit),
+ * valid JSON (400). The Content-Type header is then normalised to `application/json`, so the
+ * validator's per-content-type cache cannot be grown by varying its parameters.
+ */
+export function jsonBody(routes: RouteTable, limit: number): RequestHandler {
+  const parse = express.json({ limit, strict: false, inflate: false, type: () => true });
+  return (req, res, next) => {
+    const op = routes.match(req.path)?.operations[req.method];
+    if (!op?.hasRequestBody) return next();
+    if (!hasBody(req)) {
+      // No body at all: let the validator report the missing required body as a 400.
+      req.headers['content-type'] = 'application/json';
+      return next();
+    }
+    let media: string | undefined;
+    try {
+      media = contentType.parse(req).type;
+    } catch {
+      media = undefined;
+    }
+    if (media !== 'application/json') {
+      return next(new ApiError(415, 'Unsupported media type: request bodies must be application/json'));
+    }
+    parse(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      req.headers['content-type'] = 'application/json';
+      next();
+    });
+  };
+}

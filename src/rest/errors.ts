@@ -1,0 +1,147 @@
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { Logger } from '../logger';
+import type { RouteTable } from './routes';
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** An error the service means to answer with: a status, a one-line message, optional details and headers. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+const GENERIC: Record<number, string> = {
+  400: 'Bad request',
+  404: 'Not found',
+  405: 'Method not allowed',
+  413: 'Request body is too large',
+  415: 'Unsupported media type: request bodies must be application/json',
+  500: 'Something went wrong',
+  503: 'Service unavailable',
+};
+
+interface ValidatorError {
+  status: number;
+  message?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  errors?: { path?: string; message?: string; errorCode?: string; params?: Record<string, unknown> }[];
+}
+
+interface BodyParserError {
+  type: string;
+  status?: number;
+  limit?: number;
+  charset?: string;
+}
+
+/** A readable location from a validator path such as `/body/title` or `.params.id`. */
+function where(path = ''): string {
+  const clean = path.replace(/^\.?/, '/').replace(/\./g, '/').replace(/^\/+/, '/');
+  return clean === '/' ? '' : clean;
+}
+
+function fromValidator(err: ValidatorError, bodyLimit: number): ApiError {
+  const status = err.status;
+  if (status === 405) return new ApiError(405, GENERIC[405], undefined, err.headers);
+  if (status === 404) return new ApiError(404, GENERIC[404]);
+  if (status === 413) return new ApiError(413, `Request body is larger than ${bodyLimit} bytes`);
+  if (status === 415) return new ApiError(415, GENERIC[415]);
+  const details = (err.errors ?? []).map((item) => {
+    const path = where(item.path);
+    const message = item.message ?? 'is invalid';
+    // Name the offending property, e.g. "unknown property 'id'", rather than the generic schema text.
+    const extra = item.params?.additionalProperty;
+    if (typeof extra === 'string' || /additional properties/.test(message)) {
+      const name = typeof extra === 'string' ? extra : path.split('/').pop();
+      const parent = typeof extra === 'string' ? path : path.split('/').slice(0, -1).join('/');
+      return { path: `${parent}/${name}`, message: `unknown property '${name}' is not allowed` };
+    }
+    // The validator reports a missing body as a missing property named 'body'; say it plainly.
+    if (path === '/body' && /required property 'body'/.test(message)) return { path, message: 'a JSON request body is required' };
+    // Text fields carry pattern \S: say what it means rather than echoing the regex.
+    if (/must match pattern "\\S"/.test(message)) return { path, message: 'must contain a non-whitespace character' };
+    return { path, message };
+  });
+  const first = details[0];
+  const summary = first ? `Invalid request: ${first.path.replace(/^\//, '')} ${first.message}` : 'Invalid request';
+  return new ApiError(status >= 400 && status < 500 ? status : 400, summary, details.length ? details : undefined);
+}
+
+function fromBodyParser(err: BodyParserError, bodyLimit: number): ApiError {
+  switch (err.type) {
+    case 'entity.too.large':
+      return new ApiError(413, `Request body is larger than ${bodyLimit} bytes`);
+    case 'entity.parse.failed':
+      return new ApiError(400, 'Invalid request: body is not valid JSON');
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return new ApiError(415, 'Unsupported media type: request bodies must be UTF-8 JSON without content encoding');
+    default:
+      return new ApiError(400, 'Invalid request: the body could not be read');
+  }
+}
+
+/** Turns anything thrown into an ApiError; unexpected errors become a bare 500. */
+export function toApiError(err: unknown, bodyLimit: number): { error: ApiError; unexpected: boolean } {
+  if (err instanceof ApiError) return { error: err, unexpected: false };
+  const candidate = err as Partial<ValidatorError & BodyParserError> | null;
+  if (candidate && typeof candidate.type === 'string' && typeof candidate.status === 'number' && candidate.status < 500) {
+    return { error: fromBodyParser(candidate as BodyParserError, bodyLimit), unexpected: false };
+  }
+  if (
+    candidate &&
+    typeof candidate.status === 'number' &&
+    candidate.status >= 400 &&
+    candidate.status < 500 &&
+    Array.isArray(candidate.errors)
+  ) {
+    return { error: fromValidator(candidate as ValidatorError, bodyLimit), unexpected: false };
+  }
+  return { error: new ApiError(500, GENERIC[500]), unexpected: true };
+}
+
+/** Writes an error in the given format: `{"error": ...}` JSON, or a one-line text/plain message. */
+export function sendError(res: Response, format: 'json' | 'text', error: ApiError): void {
+  if (error.headers) res.set(error.headers);
+  res.status(error.status);
+  const message = error.message.replace(/[\r\n]+/g, ' ');
+  if (format === 'text') {
+    res.type('text/plain; charset=utf-8').send(message);
+  } else {
+    res.json(error.details ? { error: message, details: error.details } : { error: message });
+  }
+}
+
+/** The one error handler, registered last: every failure leaves here in its family's format. */
+export function errorHandler(routes: RouteTable, logger: Logger, bodyLimit: number): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const { error, unexpected } = toApiError(err, bodyLimit);
+    if (unexpected) {
+      logger.error('unexpected error', { requestId: res.locals.requestId, method: req.method, path: req.path, err });
+    }
+    if (res.headersSent) {
+      // A handler that already answered does not answer twice; just make sure the socket ends.
+      res.end();
+      return;
+    }
+    const route = routes.match(req.path);
+    // 405: `Allow` lists the methods the spec gives for this path, in the spec's order.
+    if (error.status === 405 && route) res.setHeader('Allow', route.methods.join(', '));
+    sendError(res, route?.errorFormat ?? 'json', error);
+  };
+}
+
+/** Unknown paths: a JSON 404 (or the family's format if the path belongs to one). */
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(new ApiError(404, `Not found: ${req.method} ${req.path}`.slice(0, 200)));
+};

@@ -1,0 +1,26 @@
+import { listResult } from '../pagination';
+import type { Handlers } from '../types';
+
+const notFound = (id: number) => ({ status: 404 as const, body: { error: `Book ${id} not found` } });
+
+export const bookHandlers = {
+  listBooks: async ({ query, path }, { store }) => listResult(path, query, await store.books.list(query)),
+
+  createBook: async ({ body }, { store }) => {
+    const book = await store.books.create({ title: body.title, pages: body.pages ?? 0 });
+    return { status: 201, headers: { Location: `/books/${book.id}` }, body: book };
+  },
+
+  getBook: async ({ params }, { store }) => {
+    const book = await store.books.get(params.id);
+    return book ? { status: 200, body: book } : notFound(params.id);
+  },
+
+  updateBook: async ({ params, body }, { store }) => {
+    const book = await store.books.update(params.id, { title: body.title, pages: body.pages });
+    return book ? { status: 200, body: book } : notFound(params.id);
+  },
+
+  deleteBook: async ({ params }, { store }) =>
+    (await store.books.delete(params.id)) ? { status: 204 } : notFound(params.id),
+} satisfies Partial<Handlers>;

@@ -1,0 +1,22 @@
+import { listResult } from '../pagination';
+import type { Handlers } from '../types';
+
+// The items family answers errors in plain text, as openapi.yaml declares.
+const notFound = (id: number) => ({ status: 404 as const, body: `Item ${id} not found` });
+
+export const itemHandlers = {
+  listItems: async ({ query, path }, { store }) => listResult(path, query, await store.items.list(query)),
+
+  createItem: async ({ body }, { store }) => {
+    const item = await store.items.create({ name: body.name });
+    return { status: 201, headers: { Location: `/items/${item.id}` }, body: item };
+  },
+
+  getItem: async ({ params }, { store }) => {
+    const item = await store.items.get(params.id);
+    return item ? { status: 200, body: item } : notFound(params.id);
+  },
+
+  deleteItem: async ({ params }, { store }) =>
+    (await store.items.delete(params.id)) ? { status: 204 } : notFound(params.id),
+} satisfies Partial<Handlers>;

@@ -1,0 +1,27 @@
+import { listResult } from '../pagination';
+import type { Handlers } from '../types';
+
+const notFound = (id: number) => ({ status: 404 as const, body: { error: `Task ${id} not found` } });
+
+export const taskHandlers = {
+  listTasks: async ({ query, path }, { store }) => listResult(path, query, await store.tasks.list(query)),
+
+  createTask: async ({ body }, { store }) => {
+    const task = await store.tasks.create({ title: body.title, done: false });
+    return { status: 201, headers: { Location: `/tasks/${task.id}` }, body: task };
+  },
+
+  getTask: async ({ params }, { store }) => {
+    const task = await store.tasks.get(params.id);
+    return task ? { status: 200, body: task } : notFound(params.id);
+  },
+
+  // Partial update: absent fields keep their value; {} is a no-op that still answers 200.
+  updateTask: async ({ params, body }, { store }) => {
+    const task = await store.tasks.update(params.id, { title: body.title, done: body.done });
+    return task ? { status: 200, body: task } : notFound(params.id);
+  },
+
+  deleteTask: async ({ params }, { store }) =>
+    (await store.tasks.delete(params.id)) ? { status: 204 } : notFound(params.id),
+} satisfies Partial<Handlers>;

@@ -1,0 +1,17 @@
+import type { ListResult, Page } from '../store/types';
+
+/** A list response: the page's records, `X-Total-Count`, and an RFC 8288 `Link` with next/prev when paginating. */
+export function listResult<T>(path: string, page: Page, result: ListResult<T>) {
+  const headers: Record<string, string> = { 'X-Total-Count': String(result.total) };
+  const paginating = page.limit !== undefined || page.offset !== undefined;
+  if (paginating) {
+    const offset = page.offset ?? 0;
+    const limit = page.limit ?? Math.max(result.total - offset, 1);
+    const link = (rel: string, at: number) => `<${path}?limit=${limit}&offset=${at}>; rel="${rel}"`;
+    const links: string[] = [];
+    if (offset + limit < result.total) links.push(link('next', offset + limit));
+    if (offset > 0) links.push(link('prev', Math.max(offset - limit, 0)));
+    if (links.length) headers.Link = links.join(', ');
+  }
+  return { status: 200 as const, headers, body: result.items };
+}

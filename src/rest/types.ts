@@ -1,0 +1,70 @@
+import type { operations } from '../../generated/openapi';
+import type { Logger } from '../logger';
+import type { Store } from '../store/types';
+
+/** Every operationId in openapi.yaml. */
+export type OperationId = keyof operations;
+
+type Op<O extends OperationId> = operations[O];
+
+/** The JSON request body of an operation (undefined when it takes none). */
+export type Body<O extends OperationId> = Op<O> extends { requestBody: { content: { 'application/json': infer B } } }
+  ? B
+  : Op<O> extends { requestBody?: { content: { 'application/json': infer B } } }
+    ? B | undefined
+    : undefined;
+
+/** Path parameters, already converted to the types the spec declares (ids are numbers). */
+export type PathParams<O extends OperationId> = Op<O>['parameters'] extends { path: infer P } ? P : Record<string, never>;
+
+/** Query parameters, already coerced and validated by express-openapi-validator. */
+export type QueryParams<O extends OperationId> = Op<O>['parameters'] extends { query?: infer Q }
+  ? NonNullable<Q> extends never
+    ? Record<string, never>
+    : NonNullable<Q>
+  : Record<string, never>;
+
+type ResponsesOf<O extends OperationId> = Op<O>['responses'];
+
+/** The body the spec declares for one status of an operation (JSON or plain text), or undefined for none. */
+export type ResponseBody<O extends OperationId, S extends keyof ResponsesOf<O>> = ResponsesOf<O>[S] extends {
+  content: infer C;
+}
+  ? C extends { 'application/json': infer J }
+    ? J
+    : C extends { 'text/plain': infer T }
+      ? T
+      : never
+  : undefined;
+
+/** What a handler returns: one of the statuses the spec declares for it, with that status's body type. */
+export type HandlerResult<O extends OperationId> = {
+  [S in keyof ResponsesOf<O> & number]: {
+    status: S;
+    headers?: Record<string, string>;
+  } & (ResponseBody<O, S> extends undefined ? { body?: undefined } : { body: ResponseBody<O, S> });
+}[keyof ResponsesOf<O> & number];
+
+/** What a handler receives: validated, typed request data; never the Express request. */
+export interface HandlerInput<O extends OperationId> {
+  params: PathParams<O>;
+  query: QueryParams<O>;
+  body: Body<O>;
+  /** The request path, for building links (pagination, Location). */
+  path: string;
+}
+
+/** The dependencies a handler may use. */
+export interface RestContext {
+  store: Store;
+  logger: Logger;
+  version: string;
+}
+
+export type Handler<O extends OperationId> = (
+  input: HandlerInput<O>,
+  ctx: RestContext,
+) => Promise<HandlerResult<O>> | HandlerResult<O>;
+
+/** One handler per operationId: a missing or misspelled operation is a compile error. */
+export type Handlers = { [O in OperationId]: Handler<O> };

@@ -1,0 +1,35 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+
+/** The project root: the nearest folder above this file that holds openapi.yaml (works from src/ and dist/src/). */
+export const projectRoot: string = (() => {
+  let dir = __dirname;
+  while (!existsSync(path.join(dir, 'openapi.yaml'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('openapi.yaml not found above ' + __dirname);
+    dir = parent;
+  }
+  return dir;
+})();
+
+export const openapiPath = path.join(projectRoot, 'openapi.yaml');
+export const graphqlSchemaPath = path.join(projectRoot, 'schema.graphql');
+
+/** A minimal view of the parts of an OpenAPI document this service reads. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { version: string; title: string };
+  paths: Record<string, Record<string, unknown>>;
+  components: { schemas: Record<string, unknown>; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** Reads and parses openapi.yaml. Callers that keep it get their own copy. */
+export function loadOpenApi(file = openapiPath): OpenApiDocument {
+  return parse(readFileSync(file, 'utf8')) as OpenApiDocument;
+}
+
+export function loadGraphqlSdl(file = graphqlSchemaPath): string {
+  return readFileSync(file, 'utf8');
+}

@@ -1,0 +1,89 @@
+import type { ChildCollection, Collection, ListResult, Page } from '../types';
+
+/**
+ * An in-memory collection. Records live in a Map kept in insertion order, which is id order because
+ * ids only grow. Every method copies records in and out, so callers never share a stored object.
+ */
+export class MemoryCollection<T extends { id: number }> implements Collection<T> {
+  protected readonly records = new Map<number, T>();
+  private lastId = 0;
+
+  constructor(seed: readonly T[] = []) {
+    for (const record of [...seed].sort((a, b) => a.id - b.id)) {
+      this.records.set(record.id, { ...record });
+      this.lastId = Math.max(this.lastId, record.id);
+    }
+  }
+
+  async list(page: Page = {}): Promise<ListResult<T>> {
+    const total = this.records.size;
+    const offset = page.offset ?? 0;
+    const end = page.limit === undefined ? total : offset + page.limit;
+    const items: T[] = [];
+    if (offset < total) {
+      let index = 0;
+      for (const record of this.records.values()) {
+        if (index >= end) break;
+        if (index >= offset) items.push({ ...record });
+        index += 1;
+      }
+    }
+    return { items, total };
+  }
+
+  async get(id: number): Promise<T | undefined> {
+    const record = this.records.get(id);
+    return record && { ...record };
+  }
+
+  async getMany(ids: readonly number[]): Promise<(T | undefined)[]> {
+    return ids.map((id) => {
+      const record = this.records.get(id);
+      return record && { ...record };
+    });
+  }
+
+  async create(data: Omit<T, 'id'>): Promise<T> {
+    // Synchronous from here to the set: no other create can interleave, so ids stay unique.
+    this.lastId += 1;
+    const record = { ...data, id: this.lastId } as T;
+    this.records.set(record.id, record);
+    return { ...record };
+  }
+
+  async update(id: number, patch: Partial<Omit<T, 'id'>>): Promise<T | undefined> {
+    const current = this.records.get(id);
+    if (!current) return undefined;
+    const next = { ...current };
+    for (const [key, value] of Object.entries(patch)) {
+      if (value !== undefined) (next as Record<string, unknown>)[key] = value;
+    }
+    this.records.set(id, next);
+    return { ...next };
+  }
+
+  async delete(id: number): Promise<boolean> {
+    return this.records.delete(id);
+  }
+}
+
+export class MemoryChildCollection<T extends { id: number }, K extends keyof T>
+  extends MemoryCollection<T>
+  implements ChildCollection<T, K>
+{
+  constructor(
+    readonly parentKey: K,
+    seed: readonly T[] = [],
+  ) {
+    super(seed);
+  }
+
+  async listByParents(parentIds: readonly number[]): Promise<T[]> {
+    const wanted = new Set<unknown>(parentIds);
+    const out: T[] = [];
+    for (const record of this.records.values()) {
+      if (wanted.has(record[this.parentKey])) out.push({ ...record });
+    }
+    return out;
+  }
+}

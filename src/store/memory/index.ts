@@ -1,0 +1,19 @@
+import type { SeedData, Store } from '../types';
+import { MemoryChildCollection, MemoryCollection } from './collection';
+
+/** The embedded default store: everything in this process's memory, gone when it exits. */
+export function createMemoryStore(seed: SeedData): Store {
+  return {
+    kind: 'memory',
+    books: new MemoryCollection(seed.books),
+    todos: new MemoryCollection(seed.todos),
+    notes: new MemoryCollection(seed.notes),
+    items: new MemoryCollection(seed.items),
+    tasks: new MemoryCollection(seed.tasks),
+    users: new MemoryCollection(seed.users),
+    posts: new MemoryChildCollection('userId', seed.posts),
+    comments: new MemoryChildCollection('postId', seed.comments),
+    ping: async () => undefined,
+    close: async () => undefined,
+  };
+}

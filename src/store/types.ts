@@ -1,0 +1,96 @@
+import type { components } from '../../generated/openapi';
+
+type Schemas = components['schemas'];
+
+/** Stored records. REST records are the spec's own shapes; notes store `body` only (`text` is derived). */
+export type BookRecord = Schemas['Book'];
+export type TodoRecord = Schemas['Todo'];
+export type NoteRecord = Omit<Schemas['Note'], 'text'>;
+export type ItemRecord = Schemas['Item'];
+export type TaskRecord = Schemas['Task'];
+
+/** GraphQL-only records. Ids are numbers in storage and `ID` strings on the wire. */
+export interface UserRecord {
+  id: number;
+  name: string;
+  email: string;
+}
+export interface PostRecord {
+  id: number;
+  userId: number;
+  title: string;
+  body: string;
+}
+export interface CommentRecord {
+  id: number;
+  postId: number;
+  body: string;
+}
+
+export interface Page {
+  limit?: number;
+  offset?: number;
+}
+
+export interface ListResult<T> {
+  items: T[];
+  /** Number of records in the whole collection, whatever the page. */
+  total: number;
+}
+
+/**
+ * One collection of records keyed by a service-assigned integer id.
+ * Ids: previous largest assigned + 1, never reused, unique under concurrent creates.
+ * Expected outcomes are return values: an unknown id is `undefined` / `false`, never a throw.
+ */
+export interface Collection<T extends { id: number }> {
+  /** Records in id order; one page of them when `page` has a limit or offset. */
+  list(page?: Page): Promise<ListResult<T>>;
+  get(id: number): Promise<T | undefined>;
+  /** Records for these ids, in the same order; `undefined` where an id is unknown. */
+  getMany(ids: readonly number[]): Promise<(T | undefined)[]>;
+  create(data: Omit<T, 'id'>): Promise<T>;
+  /** Applies the fields present in `patch`; absent fields keep their value. */
+  update(id: number, patch: Partial<Omit<T, 'id'>>): Promise<T | undefined>;
+  delete(id: number): Promise<boolean>;
+}
+
+/** A collection whose records belong to a parent record (posts to users, comments to posts). */
+export interface ChildCollection<T extends { id: number }, K extends keyof T> extends Collection<T> {
+  /** All records whose `parentKey` is one of `parentIds`, in id order: one storage call for a batch. */
+  listByParents(parentIds: readonly number[]): Promise<T[]>;
+  readonly parentKey: K;
+}
+
+export type StorageKind = 'memory' | 'postgres';
+
+/** Every repository the service uses. REST handlers and GraphQL resolvers share these. */
+export interface Store {
+  readonly kind: StorageKind;
+  readonly books: Collection<BookRecord>;
+  readonly todos: Collection<TodoRecord>;
+  readonly notes: Collection<NoteRecord>;
+  readonly items: Collection<ItemRecord>;
+  readonly tasks: Collection<TaskRecord>;
+  readonly users: Collection<UserRecord>;
+  readonly posts: ChildCollection<PostRecord, 'userId'>;
+  readonly comments: ChildCollection<CommentRecord, 'postId'>;
+  /** Resolves when storage is reachable; rejects otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The data a store can be seeded with: every collection with explicit ids. */
+export interface SeedData {
+  books: BookRecord[];
+  todos: TodoRecord[];
+  notes: NoteRecord[];
+  items: ItemRecord[];
+  tasks: TaskRecord[];
+  users: UserRecord[];
+  posts: PostRecord[];
+  comments: CommentRecord[];
+}
+
+export const COLLECTIONS = ['books', 'todos', 'notes', 'items', 'tasks', 'users', 'posts', 'comments'] as const;
+export type CollectionName = (typeof COLLECTIONS)[number];
