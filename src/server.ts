@@ -47,7 +47,9 @@ async function main(): Promise<void> {
       logger.info('stopped');
       process.exit(0);
     });
+    // Keep-alive connections become idle as their in-flight requests finish: close them as they do.
     server.closeIdleConnections();
+    setInterval(() => server.closeIdleConnections(), 100).unref();
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
