@@ -36,16 +36,27 @@ function hasBody(req: express.Request): boolean {
 /**
  * Request bodies, for operations that take one: JSON only (415 otherwise), at most `limit` bytes
  * (413, refused from Content-Length before reading, or as soon as a chunked body passes the limit),
- * valid JSON (400). The Content-Type header is then normalised to `application/json`, so the
- * validator's per-content-type cache cannot be grown by varying its parameters.
+ * valid JSON (400). The Content-Type header is then normalised to `application/json` (and dropped
+ * for operations without a body), so the validator's caches, keyed by the full Content-Type value,
+ * cannot be grown by varying it.
  */
 export function jsonBody(routes: RouteTable, limit: number): RequestHandler {
   const parse = express.json({ limit, strict: false, inflate: false, type: () => true });
   return (req, res, next) => {
     const op = routes.match(req.path)?.operations[req.method];
-    if (!op?.hasRequestBody) return next();
+    if (!op) return next();
+    if (!op.hasRequestBody) {
+      // The validator caches per Content-Type value: an operation without a body has no use for one.
+      delete req.headers['content-type'];
+      return next();
+    }
     if (!hasBody(req)) {
-      // No body at all: let the validator report the missing required body as a 400.
+      // No body at all. The validator only notices when the schema has required properties
+      // (TaskUpdate has none), so a required body is enforced here, from the spec's `required`.
+      if (op.bodyRequired) {
+        const message = 'a JSON request body is required';
+        return next(new ApiError(400, `Invalid request: ${message}`, [{ path: '/body', message }]));
+      }
       req.headers['content-type'] = 'application/json';
       return next();
     }

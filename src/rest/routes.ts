@@ -14,6 +14,8 @@ export interface OperationInfo {
   /** Media type of the body the spec declares for each status ('' for none). */
   responseMedia: Record<number, string>;
   hasRequestBody: boolean;
+  /** The spec marks the request body `required: true`. */
+  bodyRequired: boolean;
   /** Path parameters the spec types as integers: converted to numbers for handlers. */
   integerParams: string[];
 }
@@ -70,6 +72,7 @@ export class RouteTable {
           method: method.toUpperCase(),
           responseMedia,
           hasRequestBody: Boolean(op.requestBody),
+          bodyRequired: (deref(op.requestBody) as { required?: boolean } | undefined)?.required === true,
           integerParams: params
             .filter((p) => p.in === 'path' && (deref(p.schema) as { type?: string })?.type === 'integer')
             .map((p) => p.name),
