@@ -1,10 +1,19 @@
 import type { Config } from '../config';
+import type { Logger } from '../logger';
 import { createMemoryStore } from './memory';
+import { createPostgresStore } from './postgres';
 import { loadSeed } from './seed';
 import type { Store } from './types';
 
-/** Builds the store the settings ask for, seeded as they say. */
-export async function createStore(config: Config): Promise<Store> {
-  if (config.databaseUrl) throw new Error('DATABASE_URL is set, but PostgreSQL storage is not available in this build');
-  return createMemoryStore(loadSeed(config.seed));
+/** Builds the store the settings ask for, seeded as they say: PostgreSQL when DATABASE_URL is set, else memory. */
+export async function createStore(config: Config, logger?: Logger): Promise<Store> {
+  const seed = loadSeed(config.seed);
+  if (config.databaseUrl) {
+    return createPostgresStore({
+      url: config.databaseUrl,
+      seed,
+      onPoolError: (err) => logger?.warn('storage: idle connection failed', { err: err.message }),
+    });
+  }
+  return createMemoryStore(seed);
 }

@@ -46,7 +46,8 @@ export class MemoryCollection<T extends { id: number }> implements Collection<T>
   async create(data: Omit<T, 'id'>): Promise<T> {
     // Synchronous from here to the set: no other create can interleave, so ids stay unique.
     this.lastId += 1;
-    const record = { ...data, id: this.lastId } as T;
+    // id first, as every response shows it; then forced, so a stray `id` in data can never win.
+    const record = Object.assign({ id: this.lastId }, data, { id: this.lastId }) as T;
     this.records.set(record.id, record);
     return { ...record };
   }

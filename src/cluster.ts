@@ -1,0 +1,52 @@
+import cluster, { type Worker } from 'node:cluster';
+import type { Logger } from './logger';
+
+/**
+ * The primary process of `WORKERS=<n>` (n > 1): forks n workers that share the listening port
+ * (each runs server.ts's normal start against the shared database), replaces a worker that dies
+ * after it started, and stops everything if one cannot start. SIGTERM/SIGINT are passed on; each
+ * worker drains its requests and closes its pool; the primary exits when all have.
+ */
+export function runPrimary(workers: number, logger: Logger): void {
+  const started = new Set<number>();
+  let stopping = false;
+  let exitCode = 0;
+
+  const fork = (): Worker => {
+    const worker = cluster.fork();
+    worker.once('listening', () => started.add(worker.id));
+    return worker;
+  };
+
+  const stop = (reason: string, code: number) => {
+    if (stopping) return;
+    stopping = true;
+    exitCode = code;
+    logger.info('shutting down workers', { reason });
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (code !== 0 && code !== null) exitCode = exitCode || 1;
+      if (Object.keys(cluster.workers ?? {}).length === 0) {
+        logger.info('stopped');
+        process.exit(exitCode);
+      }
+      return;
+    }
+    if (!started.has(worker.id)) {
+      process.stderr.write(`Failed to start: worker ${worker.process.pid} exited (${signal ?? code}) before listening\n`);
+      stop('a worker could not start', 1);
+      return;
+    }
+    logger.error('worker died: starting a replacement', { pid: worker.process.pid, code, signal });
+    fork();
+  });
+
+  logger.info('starting workers', { workers });
+  for (let i = 0; i < workers; i += 1) fork();
+  process.once('SIGTERM', () => stop('SIGTERM', 0));
+  process.once('SIGINT', () => stop('SIGINT', 0));
+}

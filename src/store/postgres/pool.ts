@@ -1,0 +1,92 @@
+import { Pool, types, type PoolConfig, type QueryResultRow } from 'pg';
+import { StorageUnavailableError } from '../errors';
+
+/** Pool settings: nothing waits long. A request that cannot get storage fails fast with a 503. */
+export const POOL_SETTINGS = {
+  max: 10,
+  /** Waiting for a connection (new or from the pool) gives up after this. */
+  connectionTimeoutMillis: 2000,
+  idleTimeoutMillis: 30000,
+  /** Server-side limit for one statement. */
+  statement_timeout: 5000,
+  /** Client-side limit for one answer: covers a server that stopped answering. */
+  query_timeout: 7000,
+  idle_in_transaction_session_timeout: 10000,
+  keepAlive: true,
+  application_name: 'contract-first-sample-api',
+} satisfies PoolConfig;
+
+const INT8_OID = 20;
+
+/** Ids and counts are bigint in the database and safe integers in the service (ids are bounded by the spec). */
+const TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID ? (value: string) => Number(value) : types.getTypeParser(oid, format)) as typeof types.getTypeParser,
+};
+
+/** A pool for `url`. Idle-connection errors (the server went away) are reported, never thrown: the next query fails instead. */
+export function createPool(url: string, onIdleError: (err: Error) => void = () => undefined): Pool {
+  const pool = new Pool({ connectionString: url, ...POOL_SETTINGS, types: TYPES });
+  pool.on('error', onIdleError);
+  return pool;
+}
+
+const UNAVAILABLE_SQLSTATE_CLASSES = ['08', '53', '57', '58'];
+const UNAVAILABLE_NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOENT',
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connection error|Connection ended|Client was closed|after calling end on the pool/i;
+
+/**
+ * True when an error means "storage unreachable" rather than "the query is wrong": connection
+ * failures (SQLSTATE class 08), resource limits (53), shutdowns and timeouts (57), system errors (58),
+ * socket errors, and the driver's own connection messages.
+ */
+export function isUnavailable(err: unknown): boolean {
+  // Duck-typed, not `instanceof Error`: socket errors may come from another realm (e.g. under jest).
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message, errors } = err as { code?: unknown; message?: unknown; errors?: unknown };
+  if (typeof code === 'string') {
+    if (/^[0-9A-Z]{5}$/.test(code) && UNAVAILABLE_SQLSTATE_CLASSES.includes(code.slice(0, 2))) return true;
+    if (UNAVAILABLE_NODE_CODES.has(code)) return true;
+  }
+  if (Array.isArray(errors) && errors.some(isUnavailable)) return true;
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
+}
+
+/** Unreachable-storage errors become StorageUnavailableError (the original kept as `cause`); others pass unchanged. */
+export function translate(err: unknown): unknown {
+  return isUnavailable(err) ? new StorageUnavailableError('Storage is unreachable', { cause: err }) : err;
+}
+
+export interface Queryable {
+  query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<R[]>;
+}
+
+/** Runs single statements on the pool, translating unreachable-storage errors and reporting each statement. */
+export function queryRunner(pool: Pool, onQuery: (text: string) => void = () => undefined): Queryable {
+  return {
+    async query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<R[]> {
+      onQuery(text);
+      try {
+        return (await pool.query<R>(text, values)).rows;
+      } catch (err) {
+        throw translate(err);
+      }
+    },
+  };
+}
+
+/** A double-quoted SQL identifier. */
+export function ident(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

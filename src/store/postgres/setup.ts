@@ -1,0 +1,55 @@
+import type { Pool, PoolClient } from 'pg';
+import { COLLECTIONS, type SeedData } from '../types';
+import { applyMigrations } from './migrations';
+import { ident, translate } from './pool';
+import { TABLES } from './tables';
+
+/** Long enough for migrations and the seed, or for waiting on another instance doing them. */
+const SETUP_STATEMENT_TIMEOUT = '60s';
+
+/**
+ * Makes `schema` ready: migrations applied, seed data loaded if this data set was never seeded.
+ * One transaction under a transaction-scoped advisory lock, so instances starting together take
+ * turns: the first does the work, the others find it done. A failure rolls everything back.
+ */
+export async function prepareDatabase(pool: Pool, schema: string, seed: SeedData): Promise<{ migrated: number[]; seeded: boolean }> {
+  let client: PoolClient | undefined;
+  try {
+    client = await pool.connect();
+    await client.query('BEGIN');
+    await client.query(`SET LOCAL statement_timeout = '${SETUP_STATEMENT_TIMEOUT}'`);
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`contract-first-sample-api:setup:${schema}`]);
+    if (schema !== 'public') await client.query(`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`);
+    await client.query(`SET LOCAL search_path TO ${ident(schema)}`);
+    const migrated = await applyMigrations(client);
+    const seeded = await seedOnce(client, seed);
+    await client.query('COMMIT');
+    client.release();
+    return { migrated, seeded };
+  } catch (err) {
+    // A client whose transaction failed is destroyed, not reused: the rollback happens with it.
+    client?.release(err as Error);
+    throw translate(err);
+  }
+}
+
+/** Loads `seed` unless this data set was seeded before (even if since emptied), then moves every id sequence past it. */
+async function seedOnce(client: PoolClient, seed: SeedData): Promise<boolean> {
+  const marker = await client.query("SELECT 1 FROM store_meta WHERE key = 'seeded_at'");
+  if (marker.rowCount) return false;
+  for (const name of COLLECTIONS) {
+    const table = TABLES[name];
+    const columns = table.columns.map((c) => `"${c.column}"`).join(', ');
+    const fields = table.columns.map((c) => `"${c.field}"`).join(', ');
+    const recordType = ['id bigint', ...table.columns.map((c) => `"${c.field}" ${c.type}`)].join(', ');
+    await client.query(
+      `INSERT INTO ${name} (id, ${columns}) OVERRIDING SYSTEM VALUE
+       SELECT id, ${fields} FROM json_to_recordset($1::json) AS r(${recordType}) ORDER BY id`,
+      [JSON.stringify(seed[name])],
+    );
+    // Ids continue after the largest seeded id.
+    await client.query(`SELECT setval(pg_get_serial_sequence('${name}', 'id'), max(id)) FROM ${name} HAVING max(id) IS NOT NULL`);
+  }
+  await client.query("INSERT INTO store_meta (key, value) VALUES ('seeded_at', now()::text)");
+  return true;
+}

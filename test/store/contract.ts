@@ -1,0 +1,186 @@
+import type { Collection, SeedData, Store } from '../../src/store/types';
+
+/** A small seed with gaps in its ids, so "largest + 1" differs from "count + 1". */
+export function contractSeed(): SeedData {
+  return {
+    books: [
+      { id: 2, title: 'Dune', pages: 412 },
+      { id: 5, title: 'Emma', pages: 474 },
+      { id: 3, title: 'Beloved', pages: 324 },
+    ],
+    todos: [{ id: 1, text: 'Buy milk', done: false }],
+    notes: [{ id: 4, body: 'Call the plumber' }],
+    items: [{ id: 1, name: 'Hammer' }],
+    tasks: [{ id: 7, title: 'Write tests', done: true }],
+    users: [
+      { id: 1, name: 'Ada', email: 'ada@example.com' },
+      { id: 2, name: 'Alan', email: 'alan@example.com' },
+      { id: 3, name: 'Grace', email: 'grace@example.com' },
+    ],
+    posts: [
+      { id: 1, userId: 2, title: 'On computable numbers', body: 'Text' },
+      { id: 2, userId: 1, title: 'Notes on the engine', body: 'Text' },
+      { id: 3, userId: 2, title: 'Computing machinery', body: 'Text' },
+      { id: 4, userId: 3, title: 'Compilers', body: 'Text' },
+    ],
+    comments: [
+      { id: 1, postId: 3, body: 'Great' },
+      { id: 2, postId: 1, body: 'Classic' },
+      { id: 3, postId: 3, body: 'Agreed' },
+    ],
+  };
+}
+
+/** One record to create in each collection (every field set), for the round-trip tests. */
+const SAMPLES = {
+  books: { title: 'Kindred', pages: 264 },
+  todos: { text: 'Water the plants', done: true },
+  notes: { body: 'Pick up the keys' },
+  items: { name: 'Screwdriver' },
+  tasks: { title: 'Review the PR', done: false },
+  users: { name: 'Barbara', email: 'barbara@example.com' },
+  posts: { userId: 3, title: 'Abstraction', body: 'Text' },
+  comments: { postId: 4, body: 'Nice' },
+} as const;
+
+/** The repository contract (src/store/types.ts), written once and run against every store. */
+export function storeContract(makeStore: (seed: SeedData) => Promise<Store>): void {
+  let store: Store;
+  beforeEach(async () => {
+    store = await makeStore(contractSeed());
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  describe('list', () => {
+    it('when called without a page, then it returns every record in id order and the total', async () => {
+      const { items, total } = await store.books.list();
+      expect(items.map((b) => b.id)).toEqual([2, 3, 5]);
+      expect(items[0]).toEqual({ id: 2, title: 'Dune', pages: 412 });
+      expect(total).toBe(3);
+    });
+
+    it('when given a limit and offset, then it returns that page and the whole total', async () => {
+      expect(await store.books.list({ limit: 1, offset: 1 })).toEqual({ items: [{ id: 3, title: 'Beloved', pages: 324 }], total: 3 });
+      expect((await store.books.list({ limit: 2 })).items.map((b) => b.id)).toEqual([2, 3]);
+      expect((await store.books.list({ offset: 2 })).items.map((b) => b.id)).toEqual([5]);
+    });
+
+    it('when the offset is past the end, then it returns no records and still the total', async () => {
+      expect(await store.books.list({ limit: 10, offset: 3 })).toEqual({ items: [], total: 3 });
+    });
+
+    it('when the collection is empty, then it returns no records and total 0', async () => {
+      await store.items.delete(1);
+      expect(await store.items.list()).toEqual({ items: [], total: 0 });
+    });
+  });
+
+  describe('get and getMany', () => {
+    it('when the id exists, then get returns the record; when not, undefined', async () => {
+      expect(await store.tasks.get(7)).toEqual({ id: 7, title: 'Write tests', done: true });
+      expect(await store.tasks.get(8)).toBeUndefined();
+    });
+
+    it('when the caller changes a returned record, then the stored record is unchanged', async () => {
+      const book = (await store.books.get(2))!;
+      book.title = 'changed';
+      expect((await store.books.get(2))!.title).toBe('Dune');
+    });
+
+    it('when given ids, then getMany answers in the same order with undefined for unknown ids', async () => {
+      const found = await store.users.getMany([3, 99, 1, 3]);
+      expect(found.map((u) => u?.id)).toEqual([3, undefined, 1, 3]);
+      expect(found[0]).toEqual({ id: 3, name: 'Grace', email: 'grace@example.com' });
+      expect(await store.users.getMany([])).toEqual([]);
+    });
+  });
+
+  describe('create', () => {
+    it('when records are created, then ids continue from the largest seeded id, one by one', async () => {
+      expect(await store.books.create({ title: 'Kindred', pages: 264 })).toEqual({ id: 6, title: 'Kindred', pages: 264 });
+      expect((await store.books.create({ title: 'Ubik', pages: 0 })).id).toBe(7);
+      expect(await store.books.get(6)).toEqual({ id: 6, title: 'Kindred', pages: 264 });
+    });
+
+    it('when the newest record is deleted, then its id is never assigned again', async () => {
+      const made = await store.tasks.create({ title: 'Temporary', done: false });
+      expect(made.id).toBe(8);
+      expect(await store.tasks.delete(8)).toBe(true);
+      expect(await store.tasks.delete(7)).toBe(true);
+      expect((await store.tasks.create({ title: 'Next', done: false })).id).toBe(9);
+    });
+
+    it.each(Object.keys(SAMPLES) as (keyof typeof SAMPLES)[])('when a %s record is created, then get returns every field', async (name) => {
+      const collection = store[name] as unknown as Collection<{ id: number }>;
+      const made = await collection.create(SAMPLES[name] as never);
+      expect(made).toEqual({ ...SAMPLES[name], id: made.id });
+      expect(await collection.get(made.id)).toEqual(made);
+    });
+
+    it('when 200 creates run at once, then every id is unique, none is lost and the count is exact', async () => {
+      const made = await Promise.all(Array.from({ length: 200 }, (_, i) => store.items.create({ name: `item ${i}` })));
+      const ids = made.map((item) => item.id);
+      expect(new Set(ids).size).toBe(200);
+      expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, i) => i + 2));
+      const { items, total } = await store.items.list();
+      expect(total).toBe(201);
+      expect(new Set(items.map((item) => item.name))).toEqual(new Set(['Hammer', ...made.map((item) => item.name)]));
+    });
+  });
+
+  describe('update', () => {
+    it('when given some fields, then only those change', async () => {
+      expect(await store.tasks.update(7, { done: false })).toEqual({ id: 7, title: 'Write tests', done: false });
+      expect(await store.tasks.update(7, { title: 'Ship' })).toEqual({ id: 7, title: 'Ship', done: false });
+      expect(await store.tasks.get(7)).toEqual({ id: 7, title: 'Ship', done: false });
+    });
+
+    it('when a field is undefined or the patch is empty, then the record keeps its values', async () => {
+      expect(await store.books.update(2, { title: 'Dune Messiah', pages: undefined })).toEqual({ id: 2, title: 'Dune Messiah', pages: 412 });
+      expect(await store.books.update(2, {})).toEqual({ id: 2, title: 'Dune Messiah', pages: 412 });
+    });
+
+    it('when the id is unknown, then it returns undefined and creates nothing', async () => {
+      expect(await store.notes.update(99, { body: 'x' })).toBeUndefined();
+      expect(await store.notes.update(99, {})).toBeUndefined();
+      expect((await store.notes.list()).total).toBe(1);
+    });
+  });
+
+  describe('delete', () => {
+    it('when the id exists, then it returns true once and the record is gone', async () => {
+      expect(await store.users.delete(2)).toBe(true);
+      expect(await store.users.get(2)).toBeUndefined();
+      expect(await store.users.delete(2)).toBe(false);
+      expect((await store.users.list()).items.map((u) => u.id)).toEqual([1, 3]);
+    });
+  });
+
+  describe('listByParents', () => {
+    it('when given parent ids, then it returns all their children in id order', async () => {
+      expect((await store.posts.listByParents([2, 1])).map((p) => p.id)).toEqual([1, 2, 3]);
+      expect(await store.comments.listByParents([3])).toEqual([
+        { id: 1, postId: 3, body: 'Great' },
+        { id: 3, postId: 3, body: 'Agreed' },
+      ]);
+      expect(store.posts.parentKey).toBe('userId');
+      expect(store.comments.parentKey).toBe('postId');
+    });
+
+    it('when no parent has children or no ids are given, then it returns an empty list', async () => {
+      expect(await store.posts.listByParents([99])).toEqual([]);
+      expect(await store.comments.listByParents([])).toEqual([]);
+    });
+
+    it('when a child is created, then it is listed under its parent after the seeded ones', async () => {
+      const post = await store.posts.create({ userId: 1, title: 'Sketch', body: 'Text' });
+      expect((await store.posts.listByParents([1])).map((p) => p.id)).toEqual([2, post.id]);
+    });
+  });
+
+  it('when ping is called on a reachable store, then it resolves', async () => {
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+}

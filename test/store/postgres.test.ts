@@ -1,0 +1,86 @@
+import { createPostgresStore } from '../../src/store/postgres';
+import { StorageUnavailableError } from '../../src/store/errors';
+import { createPool } from '../../src/store/postgres/pool';
+import { loadSeed } from '../../src/store/seed';
+import { TestDatabase, describePostgres, testDatabaseUrl } from '../support/postgres';
+import { startTcpProxy, viaPort } from '../support/tcp-proxy';
+import { freePort } from '../support/server-process';
+import { contractSeed, storeContract } from './contract';
+
+describePostgres('PostgreSQL store: repository contract', () => {
+  const db = new TestDatabase(testDatabaseUrl()!);
+  storeContract((seed) => db.store(seed));
+});
+
+describePostgres('PostgreSQL store: migrations, seed and ids across restarts', () => {
+  const db = new TestDatabase(testDatabaseUrl()!);
+  const open = (schema: string, seed = contractSeed()) => createPostgresStore({ pool: db.shared(), schema, seed });
+
+  it('when five instances start at once on a new database, then all start and the seed is loaded once', async () => {
+    const schema = db.newSchema();
+    const stores = await Promise.all(Array.from({ length: 5 }, () => open(schema)));
+    expect((await stores[0].books.list()).total).toBe(3);
+    expect((await stores[0].posts.list()).total).toBe(4);
+    const { rows } = await db.shared().query(`SELECT version FROM "${schema}".schema_migrations`);
+    expect(rows).toEqual([{ version: 1 }]);
+  });
+
+  it('when the data set was seeded and then emptied, then a restart does not seed it again and ids continue', async () => {
+    const schema = db.newSchema();
+    const first = await open(schema);
+    const made = await first.books.create({ title: 'Kindred', pages: 1 });
+    for (const { id } of (await first.books.list()).items) await first.books.delete(id);
+    const second = await open(schema);
+    expect(await second.books.list()).toEqual({ items: [], total: 0 });
+    expect((await second.books.create({ title: 'Ubik', pages: 2 })).id).toBe(made.id + 1);
+  });
+
+  it('when listByParents is called for many parents, then it runs exactly one SQL statement', async () => {
+    const statements: string[] = [];
+    const store = await createPostgresStore({ pool: db.shared(), schema: db.newSchema(), seed: loadSeed('default'), onQuery: (t) => statements.push(t) });
+    const users = (await store.users.list()).items;
+    statements.length = 0;
+    const posts = await store.posts.listByParents(users.map((u) => u.id));
+    await store.comments.listByParents(posts.map((p) => p.id));
+    expect(posts.length).toBeGreaterThan(1);
+    expect(statements).toHaveLength(2);
+  });
+
+  it('when the store owns its pool, then close ends it and a later call is refused as unavailable', async () => {
+    const store = await createPostgresStore({ url: testDatabaseUrl()!, schema: db.newSchema(), seed: contractSeed() });
+    await store.close();
+    await expect(store.books.get(2)).rejects.toBeInstanceOf(StorageUnavailableError);
+  });
+});
+
+describePostgres('PostgreSQL store: when the database is unreachable', () => {
+  const db = new TestDatabase(testDatabaseUrl()!);
+
+  it('when nothing listens at the URL, then the start fails fast with StorageUnavailableError', async () => {
+    const url = viaPort(testDatabaseUrl()!, await freePort());
+    const started = Date.now();
+    await expect(createPostgresStore({ url, seed: contractSeed() })).rejects.toBeInstanceOf(StorageUnavailableError);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('when the connection is cut, then calls reject with StorageUnavailableError, and succeed again once it is back', async () => {
+    const target = new URL(testDatabaseUrl()!);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    const pool = createPool(viaPort(testDatabaseUrl()!, proxy.port));
+    try {
+      const schema = db.newSchema();
+      const store = await createPostgresStore({ pool, schema, seed: contractSeed() });
+      await store.books.get(2);
+      proxy.cut();
+      await expect(store.ping()).rejects.toBeInstanceOf(StorageUnavailableError);
+      await expect(store.books.create({ title: 'Lost', pages: 1 })).rejects.toBeInstanceOf(StorageUnavailableError);
+      await expect(store.books.list()).rejects.toBeInstanceOf(StorageUnavailableError);
+      proxy.restore();
+      await expect(store.ping()).resolves.toBeUndefined();
+      expect((await store.books.list()).items.map((b) => b.title)).toEqual(['Dune', 'Beloved', 'Emma']);
+    } finally {
+      await pool.end();
+      await proxy.close();
+    }
+  });
+});
