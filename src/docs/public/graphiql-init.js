@@ -1,0 +1,13 @@
+/* Starts GraphiQL against this service's /graphql. Served from /docs/assets (no inline script). */
+/* global React, ReactDOM, GraphiQL */
+'use strict';
+(function () {
+  var fetcher = GraphiQL.createFetcher({ url: new URL('/graphql', window.location.href).href });
+  var root = ReactDOM.createRoot(document.getElementById('graphiql'));
+  root.render(
+    React.createElement(GraphiQL, {
+      fetcher: fetcher,
+      defaultQuery: '{\n  books {\n    id\n    title\n  }\n}\n',
+    }),
+  );
+})();

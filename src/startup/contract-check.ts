@@ -1,0 +1,100 @@
+import {
+  buildSchema,
+  isAbstractType,
+  isObjectType,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+} from 'graphql';
+import type { OpenApiDocument } from '../spec';
+import { RECORD_FIELDS } from './record-fields';
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** The contract is only partly implemented: the service must not start. The message is one line. */
+export class ContractError extends Error {}
+
+/** A resolver map as graphql-tools takes it: type name -> field name -> resolver (or a scalar). */
+export type ResolverMap = Readonly<Record<string, unknown>>;
+
+export interface ContractParts {
+  openapi: OpenApiDocument;
+  /** REST handlers keyed by operationId. */
+  handlers: Readonly<Record<string, unknown>>;
+  /** schema.graphql's text; omit both it and `resolvers` to check REST only. */
+  sdl?: string;
+  resolvers?: ResolverMap;
+  /** Stored-record fields per GraphQL object type (defaults to the service's own records). */
+  recordFields?: Readonly<Record<string, ReadonlySet<string>>>;
+}
+
+/** Every openapi.yaml operation whose operationId has no handler function: `createBook (POST /books)`. */
+export function missingHandlers(openapi: OpenApiDocument, handlers: Readonly<Record<string, unknown>>): string[] {
+  const missing: string[] = [];
+  for (const [template, item] of Object.entries(openapi.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const op = item?.[method] as { operationId?: string } | undefined;
+      if (!op) continue;
+      const id = op.operationId;
+      if (!id) missing.push(`(no operationId) ${method.toUpperCase()} ${template}`);
+      else if (typeof handlers[id] !== 'function') missing.push(`${id} (${method.toUpperCase()} ${template})`);
+    }
+  }
+  return missing;
+}
+
+function fieldResolver(resolvers: ResolverMap, type: string, field: string): unknown {
+  const forType = resolvers[type] as Record<string, unknown> | undefined;
+  const entry = forType?.[field];
+  // graphql-tools accepts a function or an object with a `resolve` function.
+  return typeof entry === 'object' && entry !== null ? (entry as { resolve?: unknown }).resolve : entry;
+}
+
+function rootTypes(schema: GraphQLSchema): Set<GraphQLNamedType> {
+  return new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter((t) => !!t));
+}
+
+/**
+ * Every schema.graphql field that needs a resolver and has none: root fields (Query, Mutation,
+ * Subscription) always; an object type's field when its stored record has no property of that name;
+ * `__resolveType` for interfaces and unions. Object types with no known record are reported too.
+ */
+export function missingResolvers(
+  sdl: string,
+  resolvers: ResolverMap,
+  recordFields: Readonly<Record<string, ReadonlySet<string>>> = RECORD_FIELDS,
+): string[] {
+  const schema = buildSchema(sdl);
+  const roots = rootTypes(schema);
+  const missing: string[] = [];
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (type.name.startsWith('__')) continue;
+    if (isAbstractType(type)) {
+      const forType = resolvers[type.name] as Record<string, unknown> | undefined;
+      if (typeof forType?.__resolveType !== 'function') missing.push(`${type.name}.__resolveType`);
+      continue;
+    }
+    if (!isObjectType(type)) continue;
+    const record = roots.has(type) ? new Set<string>() : recordFields[type.name];
+    if (!record) {
+      missing.push(`${type.name} (no stored record is mapped to this type in src/startup/record-fields.ts)`);
+      continue;
+    }
+    for (const field of Object.keys(type.getFields())) {
+      if (record.has(field)) continue;
+      if (typeof fieldResolver(resolvers, type.name, field) !== 'function') missing.push(`${type.name}.${field}`);
+    }
+  }
+  return missing;
+}
+
+/** Throws a ContractError, one line naming everything missing, unless every operation and field is implemented. */
+export function assertContractImplemented(parts: ContractParts): void {
+  const problems: string[] = [];
+  const handlers = missingHandlers(parts.openapi, parts.handlers);
+  if (handlers.length) problems.push(`openapi.yaml operations without a handler: ${handlers.join(', ')}`);
+  if (parts.sdl !== undefined && parts.resolvers) {
+    const fields = missingResolvers(parts.sdl, parts.resolvers, parts.recordFields);
+    if (fields.length) problems.push(`schema.graphql fields without a resolver: ${fields.join(', ')}`);
+  }
+  if (problems.length) throw new ContractError(`Contract not fully implemented: ${problems.join('; ')}`);
+}

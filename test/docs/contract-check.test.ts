@@ -1,0 +1,107 @@
+import { createApp } from '../../src/app';
+import { testConfig } from '../../src/config';
+import { resolvers } from '../../src/graphql/resolvers';
+import { createLogger } from '../../src/logger';
+import { handlers } from '../../src/rest/handlers';
+import { loadGraphqlSdl, loadOpenApi } from '../../src/spec';
+import { ContractError, assertContractImplemented, missingResolvers } from '../../src/startup/contract-check';
+import { createMemoryStore } from '../../src/store/memory';
+import { emptySeed } from '../../src/store/seed';
+
+type AppDeps = Parameters<typeof createApp>[0];
+
+function build(overrides: Partial<AppDeps> = {}) {
+  return createApp({
+    store: createMemoryStore(emptySeed()),
+    config: testConfig(),
+    logger: createLogger('silent'),
+    ...overrides,
+  });
+}
+
+/** A copy of `obj` without `key`. */
+function without<T extends object>(obj: T, key: keyof T): Partial<T> {
+  const copy: Partial<T> = { ...obj };
+  delete copy[key];
+  return copy;
+}
+
+/** The message createApp throws, or fails the test when it does not throw. */
+function startupError(overrides: Partial<AppDeps>): ContractError {
+  try {
+    build(overrides);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ContractError);
+    return err as ContractError;
+  }
+  throw new Error('createApp did not refuse to start');
+}
+
+describe('startup completeness check: REST', () => {
+  it('when every operation has a handler and every field a resolver, then createApp builds the app', () => {
+    expect(() => build()).not.toThrow();
+  });
+
+  it('when a handler is removed, then createApp throws one line naming the operation, method and path', () => {
+    const err = startupError({ handlers: without(handlers, 'createBook') });
+    expect(err.message).toBe('Contract not fully implemented: openapi.yaml operations without a handler: createBook (POST /books)');
+  });
+
+  it('when several handlers are missing, then the one line names all of them', () => {
+    const err = startupError({ handlers: without(without(handlers, 'greet'), 'deleteTask') });
+    expect(err.message).toContain('deleteTask (DELETE /tasks/{id})');
+    expect(err.message).toContain('greet (GET /greet/{lang})');
+    expect(err.message).not.toContain('\n');
+  });
+
+  it('when the spec gains an operation nobody implemented, then createApp throws naming it', () => {
+    const openapi = loadOpenApi();
+    openapi.paths['/todos'].delete = { operationId: 'clearTodos', responses: { '204': { description: 'Cleared.' } } };
+    const err = startupError({ openapi });
+    expect(err.message).toContain('clearTodos (DELETE /todos)');
+  });
+});
+
+describe('startup completeness check: GraphQL', () => {
+  it('when a root field has no resolver, then createApp throws naming it', () => {
+    const err = startupError({ resolvers: { ...resolvers, Query: without(resolvers.Query, 'books') } });
+    expect(err.message).toBe('Contract not fully implemented: schema.graphql fields without a resolver: Query.books');
+  });
+
+  it('when Todo.title (not a field of the stored record) has no resolver, then createApp throws naming it', () => {
+    const err = startupError({ resolvers: { ...resolvers, Todo: {} } });
+    expect(err.message).toContain('Todo.title');
+  });
+
+  it('when the User and Post resolvers are dropped, then their list fields are named and their record fields are not', () => {
+    const rest = without(without(resolvers, 'User'), 'Post');
+    const err = startupError({ resolvers: rest });
+    expect(err.message).toContain('User.posts, Post.comments');
+    expect(err.message).not.toMatch(/User\.(name|email|id)|Post\.(title|body)/);
+  });
+
+  it('when both a handler and a resolver are missing, then one line names both', () => {
+    const err = startupError({ handlers: without(handlers, 'getHealth'), resolvers: { ...resolvers, Mutation: {} } });
+    expect(err.message).toMatch(/^Contract not fully implemented: openapi\.yaml operations without a handler: getHealth \(GET \/health\); schema\.graphql fields without a resolver: Mutation\.createUser, Mutation\.addTodo$/);
+  });
+
+  it('when a resolver is given as an object with resolve, then it counts as implemented', () => {
+    const sdl = 'type Query { books: [Book!]! } type Book { id: ID! title: String! pages: Int! }';
+    expect(missingResolvers(sdl, { Query: { books: { resolve: () => [] } } })).toEqual([]);
+  });
+
+  it('when the schema gains an object type with no mapped record, then the check names the type', () => {
+    const sdl = `${loadGraphqlSdl()}\ntype Author { name: String! }\nextend type Query { authors: [Author!]! }`;
+    const missing = missingResolvers(sdl, { ...resolvers, Query: { ...resolvers.Query, authors: () => [] } });
+    expect(missing).toEqual(['Author (no stored record is mapped to this type in src/startup/record-fields.ts)']);
+  });
+
+  it('when an interface has no __resolveType, then the check names it', () => {
+    const sdl = 'interface Node { id: ID! } type Query { node: Node }';
+    expect(missingResolvers(sdl, { Query: { node: () => null } })).toEqual(['Node.__resolveType']);
+  });
+
+  it('when only REST parts are given, then the GraphQL half is not checked', () => {
+    expect(() => assertContractImplemented({ openapi: loadOpenApi(), handlers })).not.toThrow();
+  });
+});
