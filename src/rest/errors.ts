@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger';
+import { StorageUnavailableError } from '../store/errors';
 import type { RouteTable } from './routes';
 
 export interface ErrorDetail {
@@ -94,6 +95,10 @@ function fromBodyParser(err: BodyParserError, bodyLimit: number): ApiError {
 /** Turns anything thrown into an ApiError; unexpected errors become a bare 500. */
 export function toApiError(err: unknown, bodyLimit: number): { error: ApiError; unexpected: boolean } {
   if (err instanceof ApiError) return { error: err, unexpected: false };
+  // Storage unreachable: 503, the request was not carried out and may be retried.
+  if (err instanceof StorageUnavailableError) {
+    return { error: new ApiError(503, GENERIC[503], undefined, { 'Retry-After': '1' }), unexpected: false };
+  }
   const candidate = err as Partial<ValidatorError & BodyParserError> | null;
   if (candidate && typeof candidate.type === 'string' && typeof candidate.status === 'number' && candidate.status < 500) {
     return { error: fromBodyParser(candidate as BodyParserError, bodyLimit), unexpected: false };
@@ -114,7 +119,8 @@ export function toApiError(err: unknown, bodyLimit: number): { error: ApiError; 
 export function sendError(res: Response, format: 'json' | 'text', error: ApiError): void {
   if (error.headers) res.set(error.headers);
   res.status(error.status);
-  const message = error.message.replace(/[\r\n]+/g, ' ');
+  // One line, no control characters (a path or language code may carry %00 or a newline).
+  const message = error.message.replace(/[\u0000-\u001f\u007f]+/g, ' ');
   if (format === 'text') {
     res.type('text/plain; charset=utf-8').send(message);
   } else {
@@ -135,9 +141,13 @@ export function errorHandler(routes: RouteTable, logger: Logger, bodyLimit: numb
       return;
     }
     const route = routes.match(req.path);
-    // 405: `Allow` lists the methods the spec gives for this path, in the spec's order.
-    if (error.status === 405 && route) res.setHeader('Allow', route.methods.join(', '));
-    sendError(res, route?.errorFormat ?? 'json', error);
+    // 405: `Allow` lists the methods the spec gives for this path, in the route table's order
+    // (the same as OPTIONS), whatever order the validator's own header used.
+    const answer =
+      error.status === 405 && route
+        ? new ApiError(405, error.message, error.details, { ...error.headers, Allow: route.methods.join(', ') })
+        : error;
+    sendError(res, route?.errorFormat ?? 'json', answer);
   };
 }
 

@@ -10,7 +10,8 @@ export function listResult<T>(path: string, page: Page, result: ListResult<T>) {
     const link = (rel: string, at: number) => `<${path}?limit=${limit}&offset=${at}>; rel="${rel}"`;
     const links: string[] = [];
     if (offset + limit < result.total) links.push(link('next', offset + limit));
-    if (offset > 0) links.push(link('prev', Math.max(offset - limit, 0)));
+    // prev never points past the end: from an offset beyond the last record it leads to the last page.
+    if (offset > 0) links.push(link('prev', Math.max(Math.min(offset, result.total) - limit, 0)));
     if (links.length) headers.Link = links.join(', ');
   }
   return { status: 200 as const, headers, body: result.items };

@@ -4,7 +4,7 @@ import type { Handlers } from '../types';
 export const metaHandlers = {
   greet: ({ params }) => {
     const found = findGreeting(params.lang);
-    return found ? { status: 200, body: found } : { status: 404, body: `No greeting for language "${params.lang.slice(0, 64)}"` };
+    return found ? { status: 200, body: found } : { status: 404, body: `No greeting for language ${JSON.stringify(params.lang.slice(0, 64))}` };
   },
 
   getHealth: async (_input, { store, version, logger }) => {

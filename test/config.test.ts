@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { ConfigError, loadConfig, testConfig } from '../src/config';
+
+describe('loadConfig defaults', () => {
+  it('when the environment is empty, then every setting has its documented default', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: undefined,
+      logLevel: 'info',
+      bodyLimit: 100 * 1024,
+      seed: 'default',
+      databaseUrl: undefined,
+      validateResponses: false,
+      graphql: { maxDepth: 10, maxAliases: 30, maxTokens: 5000 },
+    });
+  });
+
+  it('when empty strings are given, then they count as unset', () => {
+    expect(loadConfig({ PORT: '', LOG_LEVEL: '', BODY_LIMIT: '', SEED: '' })).toMatchObject({ port: 3000, logLevel: 'info', bodyLimit: 102400, seed: 'default' });
+  });
+
+  it('when values are given, then they are parsed (sizes with units, case-insensitive levels, seed paths resolved)', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'WARN',
+      BODY_LIMIT: '1mb',
+      SEED: 'empty',
+      DATABASE_URL: 'postgres://u:p@localhost/db',
+      VALIDATE_RESPONSES: 'yes',
+      GRAPHQL_MAX_DEPTH: '5',
+    });
+    expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', logLevel: 'warn', bodyLimit: 1024 * 1024, seed: 'empty', validateResponses: true });
+    expect(config.graphql.maxDepth).toBe(5);
+    expect(loadConfig({ SEED: 'my-seed.json' }).seed).toBe(path.resolve('my-seed.json'));
+    expect(loadConfig({ BODY_LIMIT: '2048' }).bodyLimit).toBe(2048);
+    expect(loadConfig({ PORT: '0' }).port).toBe(0);
+  });
+
+  it('when testConfig is asked for overrides, then they win and logging is silent with response validation on', () => {
+    expect(testConfig({ bodyLimit: 10 })).toMatchObject({ bodyLimit: 10, logLevel: 'silent', validateResponses: true });
+  });
+});
+
+describe('loadConfig rejects bad values with a ConfigError naming the variable', () => {
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '-1'],
+    ['PORT', '65536'],
+    ['PORT', '80.5'],
+    ['LOG_LEVEL', 'loud'],
+    ['BODY_LIMIT', 'lots'],
+    ['BODY_LIMIT', '0'],
+    ['BODY_LIMIT', '10gb'],
+    ['BODY_LIMIT', '-5kb'],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['VALIDATE_RESPONSES', 'maybe'],
+    ['GRAPHQL_MAX_DEPTH', '0'],
+    ['GRAPHQL_MAX_ALIASES', 'x'],
+    ['GRAPHQL_MAX_TOKENS', '5'],
+    ['SHUTDOWN_TIMEOUT_MS', 'soon'],
+  ])('when %s=%s, then it throws a ConfigError that names %s', (name, value) => {
+    let thrown: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as Error).message).toContain(name);
+    expect((thrown as Error).message).not.toMatch(/\n/);
+  });
+});
