@@ -392,6 +392,16 @@ export interface components {
                 "application/json": components["schemas"]["Book"][];
             };
         };
+        /**
+         * @description The request line and headers are larger than `MAX_HEADER_SIZE` (16 KiB by default). Sent by
+         *     the HTTP server before the request is routed: empty body, and the connection is closed.
+         */
+        HeaderFieldsTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The request is invalid (path id, query, JSON syntax or body schema). */
         JsonBadRequest: {
             headers: {
@@ -435,6 +445,25 @@ export interface components {
                 /**
                  * @example {
                  *       "error": "Request body is larger than 102400 bytes"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The client (by IP address) sent more requests than the rate limit allows in the current
+         *     window. Only when rate limiting is on (`RATE_LIMIT`, off by default). `Retry-After` says when
+         *     to try again.
+         */
+        JsonTooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Too many requests: at most 100 per 60 s; retry after 42 s"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -484,6 +513,20 @@ export interface components {
                 "text/plain": string;
             };
         };
+        /**
+         * @description The client (by IP address) sent more requests than the rate limit allows in the current
+         *     window (only when `RATE_LIMIT` is on); a one-line message. `Retry-After` says when to try again.
+         */
+        TextTooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example Too many requests: at most 100 per 60 s; retry after 42 s */
+                "text/plain": string;
+            };
+        };
         /** @description The request body is not `application/json`; a one-line message. */
         TextUnsupportedMediaType: {
             headers: {
@@ -526,6 +569,11 @@ export interface components {
          */
         Location: string;
         /**
+         * @description Seconds to wait before the next request is accepted.
+         * @example 42
+         */
+        RetryAfter: number;
+        /**
          * @description Number of records in the whole collection.
          * @example 3
          */
@@ -557,6 +605,8 @@ export interface operations {
         responses: {
             200: components["responses"]["BookList"];
             400: components["responses"]["JsonBadRequest"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     createBook: {
@@ -592,6 +642,8 @@ export interface operations {
             400: components["responses"]["JsonBadRequest"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     getBook: {
@@ -628,6 +680,8 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     updateBook: {
@@ -648,8 +702,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "title": "The Hobbit",
-                 *       "or There and Back Again": null
+                 *       "title": "The Hobbit, or There and Back Again"
                  *     }
                  */
                 "application/json": components["schemas"]["BookUpdate"];
@@ -665,8 +718,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 1,
-                     *       "title": "The Hobbit",
-                     *       "or There and Back Again": null,
+                     *       "title": "The Hobbit, or There and Back Again",
                      *       "pages": 310
                      *     }
                      */
@@ -677,6 +729,8 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     deleteBook: {
@@ -704,6 +758,8 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     greet: {
@@ -738,6 +794,8 @@ export interface operations {
             };
             400: components["responses"]["TextBadRequest"];
             404: components["responses"]["TextNotFound"];
+            429: components["responses"]["TextTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     getHealth: {
@@ -766,6 +824,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["JsonBadRequest"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
             /** @description Storage is unreachable. */
             503: {
                 headers: {
@@ -824,6 +884,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["TextBadRequest"];
+            429: components["responses"]["TextTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     createItem: {
@@ -863,6 +925,8 @@ export interface operations {
             400: components["responses"]["TextBadRequest"];
             413: components["responses"]["TextPayloadTooLarge"];
             415: components["responses"]["TextUnsupportedMediaType"];
+            429: components["responses"]["TextTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     getItem: {
@@ -898,6 +962,8 @@ export interface operations {
             };
             400: components["responses"]["TextBadRequest"];
             404: components["responses"]["TextNotFound"];
+            429: components["responses"]["TextTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     deleteItem: {
@@ -925,6 +991,8 @@ export interface operations {
             };
             400: components["responses"]["TextBadRequest"];
             404: components["responses"]["TextNotFound"];
+            429: components["responses"]["TextTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     listNotes: {
@@ -968,6 +1036,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["JsonBadRequest"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     getNote: {
@@ -1004,6 +1074,8 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     updateNote: {
@@ -1051,6 +1123,8 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     deleteNote: {
@@ -1078,6 +1152,8 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     listTasks: {
@@ -1121,6 +1197,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["JsonBadRequest"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     createTask: {
@@ -1161,6 +1239,8 @@ export interface operations {
             400: components["responses"]["JsonBadRequest"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     getTask: {
@@ -1197,6 +1277,8 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     updateTask: {
@@ -1239,6 +1321,8 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     deleteTask: {
@@ -1266,6 +1350,8 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     listTodos: {
@@ -1309,6 +1395,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["JsonBadRequest"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
     createTodo: {
@@ -1349,6 +1437,8 @@ export interface operations {
             400: components["responses"]["JsonBadRequest"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
         };
     };
 }

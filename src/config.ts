@@ -24,6 +24,24 @@ export interface Config {
   };
   /** How long shutdown waits for in-flight requests before closing them. */
   shutdownTimeoutMs: number;
+  /** Processes serving requests (node:cluster); more than 1 needs DATABASE_URL. */
+  workers: number;
+  /** Browser origins allowed by CORS: `*` (any, the default for local use) or an allow-list. */
+  corsOrigins: '*' | string[];
+  /** Requests per client IP per window; 0 turns rate limiting off (the default). */
+  rateLimit: number;
+  rateLimitWindowMs: number;
+  /** Most client IPs the rate limiter tracks at once (oldest forgotten first). */
+  rateLimitMaxClients: number;
+  /** Largest request head (request line + headers) in bytes; larger is a 431. */
+  maxHeaderSize: number;
+  /** Time allowed to receive the request head / the whole request before the connection is closed. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
+  /** Most simultaneous connections; 0 means no limit. */
+  maxConnections: number;
 }
 
 export class ConfigError extends Error {}
@@ -77,10 +95,22 @@ function databaseUrl(env: Env): string | undefined {
   return raw;
 }
 
+function corsOrigins(env: Env): '*' | string[] {
+  const raw = env.CORS_ORIGINS?.trim();
+  if (!raw || raw === '*') return '*';
+  const origins = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of origins) {
+    if (!/^https?:\/\/[^/\s]+$/i.test(origin)) {
+      throw new ConfigError(`CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example, got "${origin}"`);
+    }
+  }
+  return origins.map((o) => o.toLowerCase());
+}
+
 /** Reads the settings from the environment. Throws a ConfigError naming the first bad value. */
 export function loadConfig(env: Env = process.env): Config {
   const seed = env.SEED?.trim() || 'default';
-  return {
+  const config: Config = {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || undefined,
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error', 'silent'] as const),
@@ -95,7 +125,24 @@ export function loadConfig(env: Env = process.env): Config {
       documentCacheSize: integer(env, 'GRAPHQL_DOCUMENT_CACHE_SIZE', 500, 0, 100000),
     },
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10000, 0, 600000),
+    workers: integer(env, 'WORKERS', 1, 1, 64),
+    corsOrigins: corsOrigins(env),
+    rateLimit: integer(env, 'RATE_LIMIT', 0, 0, 1000000),
+    rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60000, 100, 86400000),
+    rateLimitMaxClients: integer(env, 'RATE_LIMIT_MAX_CLIENTS', 10000, 1, 10000000),
+    maxHeaderSize: byteSize(env, 'MAX_HEADER_SIZE', 16 * 1024),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10000, 100, 600000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30000, 100, 3600000),
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 600000),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 0, 0, 1000000),
   };
+  if (config.workers > 1 && !config.databaseUrl) {
+    throw new ConfigError(`WORKERS=${config.workers} needs DATABASE_URL: the in-memory store cannot be shared between processes`);
+  }
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    throw new ConfigError(`HEADERS_TIMEOUT_MS (${config.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`);
+  }
+  return config;
 }
 
 /** Settings for tests and embedding: the defaults, with overrides. */

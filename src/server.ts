@@ -1,6 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import cluster from 'node:cluster';
+import type { Server } from 'node:http';
 import { createApp } from './app';
+import { runPrimary } from './cluster';
 import { ConfigError, loadConfig } from './config';
+import { createHttpServer } from './http/http-server';
 import { createLogger } from './logger';
 import { createStore } from './store';
 
@@ -17,13 +20,16 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.logLevel);
-  const store = await createStore(config);
+  if (cluster.isPrimary && config.workers > 1) {
+    // WORKERS=n: this process only supervises; each worker comes back here and serves.
+    runPrimary(config.workers, logger);
+    return;
+  }
+  const store = await createStore(config, logger);
   const app = createApp({ store, config, logger });
-  const server: Server = createServer(app);
+  // Header size, header/request/keep-alive timeouts and the connection cap come from the settings.
+  const server: Server = createHttpServer(app, config);
   server.listen({ port: config.port, host: config.host });
-  server.headersTimeout = 15_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

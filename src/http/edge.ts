@@ -1,6 +1,7 @@
 import contentType from 'content-type';
-import express, { type RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { ApiError } from '../rest/errors';
+import { readTextBody } from './body';
 import type { RouteTable } from '../rest/routes';
 
 /** Methods that are not in the spec but answered for every path that exists. */
@@ -28,7 +29,7 @@ export function headAndOptions(routes: RouteTable): RequestHandler {
   };
 }
 
-function hasBody(req: express.Request): boolean {
+function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
@@ -41,8 +42,7 @@ function hasBody(req: express.Request): boolean {
  * cannot be grown by varying it.
  */
 export function jsonBody(routes: RouteTable, limit: number): RequestHandler {
-  const parse = express.json({ limit, strict: false, inflate: false, type: () => true });
-  return (req, res, next) => {
+  return (req, _res, next) => {
     const op = routes.match(req.path)?.operations[req.method];
     if (!op) return next();
     if (!op.hasRequestBody) {
@@ -50,16 +50,17 @@ export function jsonBody(routes: RouteTable, limit: number): RequestHandler {
       delete req.headers['content-type'];
       return next();
     }
-    if (!hasBody(req)) {
-      // No body at all. The validator only notices when the schema has required properties
-      // (TaskUpdate has none), so a required body is enforced here, from the spec's `required`.
+    // No body at all. The validator only notices when the schema has required properties
+    // (TaskUpdate has none), so a required body is enforced here, from the spec's `required`.
+    const noBody = () => {
       if (op.bodyRequired) {
         const message = 'a JSON request body is required';
         return next(new ApiError(400, `Invalid request: ${message}`, [{ path: '/body', message }]));
       }
       req.headers['content-type'] = 'application/json';
-      return next();
-    }
+      next();
+    };
+    if (!hasBody(req)) return noBody();
     let media: string | undefined;
     try {
       media = contentType.parse(req).type;
@@ -69,10 +70,15 @@ export function jsonBody(routes: RouteTable, limit: number): RequestHandler {
     if (media !== 'application/json') {
       return next(new ApiError(415, 'Unsupported media type: request bodies must be application/json'));
     }
-    parse(req, res, (err?: unknown) => {
-      if (err) return next(err);
+    readTextBody(req, limit).then((text) => {
+      if (text === '') return noBody();
+      try {
+        req.body = JSON.parse(text);
+      } catch {
+        return next(new ApiError(400, 'Invalid request: body is not valid JSON'));
+      }
       req.headers['content-type'] = 'application/json';
       next();
-    });
+    }, next);
   };
 }

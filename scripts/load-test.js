@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+// Load test: LOAD_CLIENTS (200) concurrent clients do mixed creates, updates, deletes and reads for
+// LOAD_DURATION_MS (30 s) against one instance of the built service (dist/, `npm run build`) spawned
+// on a free loopback port. Passes when there is no 5xx, no dropped connection, and the data matches
+// the client-side ledger: every acknowledged create present exactly once, every acknowledged delete gone.
+'use strict';
+const { spawn } = require('node:child_process');
+const http = require('node:http');
+const net = require('node:net');
+const path = require('node:path');
+
+const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 200);
+const DURATION_MS = Number(process.env.LOAD_DURATION_MS ?? 30_000);
+const root = path.resolve(__dirname, '..');
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function call(agent, port, method, urlPath, body) {
+  return new Promise((resolve) => {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const headers = payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {};
+    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, agent, headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json;
+        try {
+          json = text ? JSON.parse(text) : undefined;
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode, json });
+      });
+      res.on('error', (error) => resolve({ status: 0, error }));
+    });
+    req.on('error', (error) => resolve({ status: 0, error }));
+    req.setTimeout(15_000, () => req.destroy(new Error('client timeout')));
+    req.end(payload);
+  });
+}
+
+const COLLECTIONS = {
+  books: { field: 'title', update: (v) => ({ title: v, pages: 7 }), deletable: true },
+  tasks: { field: 'title', update: (v) => ({ title: v, done: true }), deletable: true },
+  items: { field: 'name', update: undefined, deletable: true },
+  todos: { field: 'text', update: undefined, deletable: false },
+};
+const NAMES = Object.keys(COLLECTIONS);
+
+async function client(index, port, agent, deadline, stats, ledger) {
+  const mine = []; // {collection, id, value} acknowledged and not deleted
+  let n = 0;
+  const record = (res) => {
+    stats.requests++;
+    if (res.status === 0) stats.dropped.push(String(res.error && res.error.message));
+    else if (res.status >= 500) stats.serverErrors.push(res.status);
+    return res;
+  };
+  while (Date.now() < deadline) {
+    const roll = Math.random();
+    const collection = NAMES[(index + n) % NAMES.length];
+    const spec = COLLECTIONS[collection];
+    n++;
+    if (roll < 0.35 || mine.length === 0) {
+      const value = `load c${index} n${n}`;
+      const res = record(await call(agent, port, 'POST', `/${collection}`, { [spec.field]: value }));
+      if (res.status === 201) {
+        const entry = { collection, id: res.json.id, value };
+        mine.push(entry);
+        ledger.created.push(entry);
+      } else if (res.status !== 0) stats.unexpected.push(`POST /${collection} -> ${res.status}`);
+    } else if (roll < 0.55) {
+      const target = mine[Math.floor(Math.random() * mine.length)];
+      const update = COLLECTIONS[target.collection].update;
+      if (!update) continue;
+      const value = `load c${index} n${n} updated`;
+      const res = record(await call(agent, port, 'PUT', `/${target.collection}/${target.id}`, update(value)));
+      if (res.status === 200) target.value = value;
+      else if (res.status !== 0) stats.unexpected.push(`PUT /${target.collection} -> ${res.status}`);
+    } else if (roll < 0.7) {
+      const at = mine.findIndex((e) => COLLECTIONS[e.collection].deletable);
+      if (at < 0) continue;
+      const [target] = mine.splice(at, 1);
+      const res = record(await call(agent, port, 'DELETE', `/${target.collection}/${target.id}`));
+      if (res.status === 204) ledger.deleted.push(target);
+      else if (res.status !== 0) stats.unexpected.push(`DELETE /${target.collection} -> ${res.status}`);
+      else mine.push(target); // unknown outcome: checked as "present at most once" below
+    } else if (roll < 0.85) {
+      const target = mine[Math.floor(Math.random() * mine.length)];
+      const res = record(await call(agent, port, 'GET', target.collection === 'todos' ? '/todos?limit=5' : `/${target.collection}/${target.id}`));
+      if (res.status !== 200 && res.status !== 0) stats.unexpected.push(`GET /${target.collection}/${target.id} -> ${res.status}`);
+    } else {
+      const res = record(await call(agent, port, 'GET', `/${collection}?limit=20&offset=${n % 50}`));
+      if (res.status !== 200 && res.status !== 0) stats.unexpected.push(`GET /${collection} -> ${res.status}`);
+    }
+  }
+  ledger.live.push(...mine);
+}
+
+async function main() {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(root, 'dist/src/server.js')], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEED: 'default', RATE_LIMIT: '0' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+  for (let tries = 0; ; tries++) {
+    const res = await call(agent, port, 'GET', '/health');
+    if (res.status === 200) break;
+    if (tries > 150 || child.exitCode !== null) throw new Error(`service did not start: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const stats = { requests: 0, dropped: [], serverErrors: [], unexpected: [] };
+  const ledger = { created: [], deleted: [], live: [] };
+  const started = Date.now();
+  const deadline = started + DURATION_MS;
+  await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i, port, agent, deadline, stats, ledger)));
+  const seconds = (Date.now() - started) / 1000;
+
+  const lists = {};
+  for (const name of NAMES) lists[name] = (await call(agent, port, 'GET', `/${name}`)).json ?? [];
+  const count = (name, id) => lists[name].filter((r) => r.id === id).length;
+  const checks = [];
+  const check = (name, ok, detail) => checks.push({ name, ok, detail });
+  check('no 5xx response', stats.serverErrors.length === 0, `${stats.serverErrors.length} 5xx`);
+  check('no dropped connection', stats.dropped.length === 0, `${stats.dropped.length} dropped: ${[...new Set(stats.dropped)].slice(0, 3).join('; ')}`);
+  check('no unexpected status', stats.unexpected.length === 0, stats.unexpected.slice(0, 5).join('; '));
+  const deletedKeys = new Set(ledger.deleted.map((e) => `${e.collection}/${e.id}`));
+  const missing = ledger.live.filter((e) => !deletedKeys.has(`${e.collection}/${e.id}`) && count(e.collection, e.id) !== 1);
+  check('every acknowledged create present exactly once', missing.length === 0, `${missing.length} missing or duplicated`);
+  const wrong = ledger.live.filter((e) => lists[e.collection].find((r) => r.id === e.id)?.[COLLECTIONS[e.collection].field] !== e.value);
+  check('every surviving record holds its last acknowledged value', wrong.length === 0, `${wrong.length} differ`);
+  const resurrected = ledger.deleted.filter((e) => count(e.collection, e.id) !== 0);
+  check('every acknowledged delete gone', resurrected.length === 0, `${resurrected.length} still present`);
+  const dupIds = NAMES.filter((name) => new Set(lists[name].map((r) => r.id)).size !== lists[name].length);
+  check('ids unique in every collection', dupIds.length === 0, dupIds.join(', '));
+  const createdIds = new Set(ledger.created.map((e) => `${e.collection}/${e.id}`));
+  check('every create got a distinct id', createdIds.size === ledger.created.length, `${ledger.created.length - createdIds.size} reused`);
+
+  agent.destroy();
+  child.kill('SIGTERM');
+  const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 15_000))]);
+  check('service stops cleanly on SIGTERM', code === 0, `exit ${code}`);
+  if (code === 'timeout') child.kill('SIGKILL');
+
+  console.log(
+    `load: ${CLIENTS} clients, ${seconds.toFixed(1)} s, ${stats.requests} requests (${Math.round(stats.requests / seconds)}/s), ` +
+      `${ledger.created.length} creates, ${ledger.deleted.length} deletes`,
+  );
+  for (const c of checks) console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.ok ? '' : ` (${c.detail})`}`);
+  const failed = checks.filter((c) => !c.ok).length;
+  console.log(`${checks.length - failed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((err) => {
+  console.error(`load test could not run: ${err.message}`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+});

@@ -1,0 +1,85 @@
+import type { RequestHandler } from 'express';
+import helmet from 'helmet';
+import type { Config } from '../config';
+import { ApiError, sendError } from '../rest/errors';
+import type { RouteTable } from '../rest/routes';
+import { RateLimiter } from './rate-limit';
+
+/** Response headers a cross-origin script may read. */
+const EXPOSED_HEADERS = 'Location, Link, X-Total-Count, X-Request-Id, Retry-After';
+/** Request headers a cross-origin script may send (beyond the CORS-safelisted ones). */
+const ALLOWED_HEADERS = 'Content-Type, Accept, X-Request-Id';
+const ANY_METHOD = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'];
+const PREFLIGHT_MAX_AGE_SECONDS = '600';
+
+/**
+ * Strict headers for every response: nothing on an API answer may load or run anything
+ * (`default-src 'none'`), be framed, or be sniffed as another type. The UI pages (/docs, GraphiQL)
+ * replace the CSP with their own same-origin policy (src/docs/headers.ts).
+ */
+export function apiSecurityHeaders(): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+    },
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+  }) as RequestHandler;
+}
+
+/**
+ * CORS with an allow-list (`*` allows any origin, the default for local use). Simple requests from an
+ * allowed origin get `Access-Control-Allow-Origin`; preflights also get the methods the spec gives for
+ * the path. Known paths' preflights continue to the OPTIONS handler (204 + Allow); others end here.
+ * A disallowed origin gets no CORS headers, so the browser keeps the response from the script.
+ */
+export function cors(origins: Config['corsOrigins'], routes: RouteTable): RequestHandler {
+  const anyOrigin = origins === '*';
+  const allowList = new Set(anyOrigin ? [] : origins);
+  return (req, res, next) => {
+    if (!anyOrigin) res.vary('Origin');
+    const origin = req.headers.origin;
+    if (typeof origin !== 'string' || !(anyOrigin || allowList.has(origin.toLowerCase()))) return next();
+    res.setHeader('Access-Control-Allow-Origin', anyOrigin ? '*' : origin);
+    const preflight = req.method === 'OPTIONS' && typeof req.headers['access-control-request-method'] === 'string';
+    if (!preflight) {
+      res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+      return next();
+    }
+    const route = routes.match(req.path);
+    const methods = route ? [...new Set([...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])] : ANY_METHOD;
+    res.setHeader('Access-Control-Allow-Methods', methods.join(', '));
+    res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+    res.setHeader('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS);
+    if (route) return next();
+    res.status(204).end();
+  };
+}
+
+/**
+ * Request-rate limiting per client IP (the socket's address: no forwarded header is trusted), off
+ * when `config.rateLimit` is 0. Over the limit: 429 with `Retry-After`, in the path's error format.
+ */
+export function rateLimit(config: Config, routes: RouteTable): RequestHandler | undefined {
+  if (config.rateLimit <= 0) return undefined;
+  const limiter = new RateLimiter({
+    limit: config.rateLimit,
+    windowMs: config.rateLimitWindowMs,
+    maxClients: config.rateLimitMaxClients,
+  });
+  const windowSeconds = Math.round(config.rateLimitWindowMs / 100) / 10;
+  return (req, res, next) => {
+    const decision = limiter.hit(req.socket.remoteAddress ?? 'unknown');
+    if (decision.allowed) return next();
+    const seconds = String(decision.retryAfterSeconds);
+    const message = `Too many requests: at most ${config.rateLimit} per ${windowSeconds} s; retry after ${seconds} s`;
+    sendError(res, routes.errorFormat(req.path), new ApiError(429, message, undefined, { 'Retry-After': seconds }));
+  };
+}
+
+/** Everything this module adds, in order: headers first (so every answer has them), CORS, the rate limit. */
+export function security(config: Config, routes: RouteTable): RequestHandler[] {
+  const limit = rateLimit(config, routes);
+  return [apiSecurityHeaders(), cors(config.corsOrigins, routes), ...(limit ? [limit] : [])];
+}
