@@ -451,6 +451,24 @@ export interface components {
             };
         };
         /**
+         * @description Storage (PostgreSQL, when `DATABASE_URL` is set) is unreachable; nothing was changed. The
+         *     service recovers by itself when storage is back. `Retry-After` says when to try again.
+         */
+        JsonServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Service unavailable"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description The client (by IP address) sent more requests than the rate limit allows in the current
          *     window. Only when rate limiting is on (`RATE_LIMIT`, off by default). `Retry-After` says when
          *     to try again.
@@ -510,6 +528,17 @@ export interface components {
             };
             content: {
                 /** @example Request body is larger than 102400 bytes */
+                "text/plain": string;
+            };
+        };
+        /** @description Storage is unreachable; nothing was changed; a one-line message. `Retry-After` says when to try again. */
+        TextServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example Service unavailable */
                 "text/plain": string;
             };
         };
@@ -607,6 +636,7 @@ export interface operations {
             400: components["responses"]["JsonBadRequest"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["JsonServiceUnavailable"];
         };
     };
     createBook: {
@@ -644,6 +674,7 @@ export interface operations {
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["JsonServiceUnavailable"];
         };
     };
     getBook: {
@@ -682,6 +713,7 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["JsonServiceUnavailable"];
         };
     };
     updateBook: {
@@ -731,6 +763,7 @@ export interface operations {
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["JsonServiceUnavailable"];
         };
     };
     deleteBook: {
@@ -760,6 +793,7 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["JsonServiceUnavailable"];
         };
     };
     greet: {
@@ -886,6 +920,7 @@ export interface operations {
             400: components["responses"]["TextBadRequest"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["TextServiceUnavailable"];
         };
     };
     createItem: {
@@ -927,6 +962,7 @@ export interface operations {
             415: components["responses"]["TextUnsupportedMediaType"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["TextServiceUnavailable"];
         };
     };
     getItem: {
@@ -964,6 +1000,7 @@ export interface operations {
             404: components["responses"]["TextNotFound"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["TextServiceUnavailable"];
         };
     };
     deleteItem: {
@@ -993,6 +1030,7 @@ export interface operations {
             404: components["responses"]["TextNotFound"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["TextServiceUnavailable"];
         };
     };
     listNotes: {
@@ -1038,6 +1076,7 @@ export interface operations {
             400: components["responses"]["JsonBadRequest"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["JsonServiceUnavailable"];
         };
     };
     getNote: {
@@ -1076,6 +1115,7 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["JsonServiceUnavailable"];
         };
     };
     updateNote: {
@@ -1125,6 +1165,7 @@ export interface operations {
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["JsonServiceUnavailable"];
         };
     };
     deleteNote: {
@@ -1154,6 +1195,7 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["JsonServiceUnavailable"];
         };
     };
     listTasks: {
@@ -1199,6 +1241,7 @@ export interface operations {
             400: components["responses"]["JsonBadRequest"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["JsonServiceUnavailable"];
         };
     };
     createTask: {
@@ -1241,6 +1284,7 @@ export interface operations {
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["JsonServiceUnavailable"];
         };
     };
     getTask: {
@@ -1279,6 +1323,7 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["JsonServiceUnavailable"];
         };
     };
     updateTask: {
@@ -1323,6 +1368,7 @@ export interface operations {
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["JsonServiceUnavailable"];
         };
     };
     deleteTask: {
@@ -1352,6 +1398,7 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["JsonServiceUnavailable"];
         };
     };
     listTodos: {
@@ -1397,6 +1444,7 @@ export interface operations {
             400: components["responses"]["JsonBadRequest"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["JsonServiceUnavailable"];
         };
     };
     createTodo: {
@@ -1439,6 +1487,7 @@ export interface operations {
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            503: components["responses"]["JsonServiceUnavailable"];
         };
     };
 }

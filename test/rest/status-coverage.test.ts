@@ -2,7 +2,8 @@ import type { Response } from 'supertest';
 import { createMemoryStore } from '../../src/store/memory';
 import { loadSeed } from '../../src/store/seed';
 import { loadOpenApi } from '../../src/spec';
-import { makeApp, type TestApp } from '../support/app';
+import { makeApp, makeStore, type TestApp } from '../support/app';
+import { unreachable } from '../support/unreachable-store';
 
 /**
  * Every (operation, documented status) pair of openapi.yaml, each with a request that triggers it.
@@ -93,7 +94,8 @@ const TRIGGERS: Record<string, Trigger> = {
 
 /**
  * Statuses every operation documents, derived from the operation's success trigger: 429 when the
- * same request goes over a rate limit of 1, 431 when its headers go over Node's 16 KiB default.
+ * same request goes over a rate limit of 1, 431 when its headers go over Node's 16 KiB default,
+ * 503 when storage is unreachable.
  */
 function addCrossCutting(triggers: Record<string, Trigger>): Record<string, Trigger> {
   const all = { ...triggers };
@@ -106,6 +108,10 @@ function addCrossCutting(triggers: Record<string, Trigger>): Record<string, Trig
       return trigger(limited);
     };
     all[`${op} 431`] = (t) => trigger({ ...t, http: headerBomb(t) });
+    // 503: the same request when storage is unreachable (every operation but greet needs storage).
+    if (op !== 'greet' && op !== 'getHealth') {
+      all[`${op} 503`] = () => trigger(makeApp({ store: unreachable(makeStore()), config: { bodyLimit: LIMIT } }));
+    }
   }
   return all;
 }

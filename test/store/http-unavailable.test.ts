@@ -1,21 +1,10 @@
-import { StorageUnavailableError } from '../../src/store/errors';
 import { createPostgresStore } from '../../src/store/postgres';
 import { createPool } from '../../src/store/postgres/pool';
 import { loadSeed } from '../../src/store/seed';
-import type { Store } from '../../src/store/types';
 import { makeApp, makeStore } from '../support/app';
+import { unreachable } from '../support/unreachable-store';
 import { TestDatabase, describePostgres, testDatabaseUrl } from '../support/postgres';
 import { startTcpProxy, viaPort } from '../support/tcp-proxy';
-
-/** A store whose every call fails as unreachable storage does. */
-function unreachable(store: Store): Store {
-  const fail = async () => {
-    throw new StorageUnavailableError('Storage is unreachable', { cause: new Error('connect ECONNREFUSED 127.0.0.1:5432') });
-  };
-  const collection = { list: fail, get: fail, getMany: fail, create: fail, update: fail, delete: fail, listByParents: fail };
-  const names = ['books', 'todos', 'notes', 'items', 'tasks', 'users', 'posts', 'comments'] as const;
-  return { ...store, ...Object.fromEntries(names.map((n) => [n, { ...collection, parentKey: 'id' }])), ping: fail } as unknown as Store;
-}
 
 describe('HTTP when storage is unreachable', () => {
   it('when a JSON-family request needs storage, then it answers 503 in the JSON error format with Retry-After', async () => {
