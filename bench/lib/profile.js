@@ -1,0 +1,27 @@
+'use strict';
+// Profiles the service under one workload with `node --cpu-prof` and sums the profile.
+const { mkdtempSync, readFileSync } = require('node:fs');
+const path = require('node:path');
+const { startServer, newestFile } = require('./servers');
+const { runLoad } = require('./measure');
+const { summarise } = require('./cpuprofile');
+
+async function profileWorkload(workload, { tmp, seedFiles, cpus, connections, seconds, warmup }) {
+  const dir = mkdtempSync(path.join(tmp, `prof-${workload.id}-`));
+  const started = Date.now();
+  const server = await startServer('service', { seedFile: seedFiles[workload.subject.seed], cpu: cpus?.server, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+  let skipMs = 0;
+  try {
+    // Start-up and a warm-up run (JIT) are left out of the summary; the profile file keeps them.
+    await runLoad({ url: server.url, request: workload.request, connections, duration: warmup, cpu: cpus?.load });
+    skipMs = Date.now() - started;
+    await runLoad({ url: server.url, request: workload.request, connections, duration: seconds, cpu: cpus?.load });
+  } finally {
+    await server.stop();
+  }
+  const file = newestFile(dir, '.cpuprofile');
+  if (!file) throw new Error(`no .cpuprofile written in ${dir}`);
+  return { file, skipMs, summary: summarise(JSON.parse(readFileSync(file, 'utf8')), 30, skipMs) };
+}
+
+module.exports = { profileWorkload };

@@ -1,0 +1,124 @@
+'use strict';
+// Starts each server fresh as its own process on loopback, pinned to the server core when
+// taskset is available, and stops it again. RSS is read from /proc.
+const { spawn, execFileSync } = require('node:child_process');
+const { readFileSync, readdirSync } = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
+
+const ROOT = path.join(__dirname, '..', '..');
+
+/** How each kind of server is started: a node script and its extra arguments. */
+const KINDS = {
+  service: { label: 'this service', script: path.join(ROOT, 'dist', 'src', 'server.js'), ready: '/health' },
+  bare: { label: 'node:http', script: path.join(ROOT, 'bench', 'servers', 'bare.js'), ready: '/books' },
+  express: { label: 'express 5 route', script: path.join(ROOT, 'bench', 'servers', 'express.js'), ready: '/books' },
+  'json-server': { label: 'json-server', script: path.join(ROOT, 'bench', 'servers', 'json-server.js'), ready: '/books' },
+  yoga: { label: 'GraphQL Yoga', script: path.join(ROOT, 'bench', 'servers', 'yoga.js'), ready: '/graphql?query=%7B__typename%7D' },
+};
+
+function hasTaskset() {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Cores for the server and the load generator, or undefined when they cannot be separated. */
+function pinning(cpuCount) {
+  if (cpuCount < 2 || !hasTaskset()) return undefined;
+  return { server: '0', load: String(cpuCount - 1) };
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Spawns `node [nodeArgs] script` (under taskset when pinned); returns the child process. */
+function spawnPinned(cpu, nodeArgs, script, env, stdout = 'ignore') {
+  const args = [...nodeArgs, script];
+  const [cmd, argv] = cpu ? ['taskset', ['-c', cpu, process.execPath, ...args]] : [process.execPath, args];
+  return spawn(cmd, argv, { cwd: ROOT, env, stdio: ['ignore', stdout, 'pipe'] });
+}
+
+async function waitReady(url, child, stderr) {
+  const deadline = Date.now() + 20000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}: ${stderr().slice(-500)}`);
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`not ready after 20 s: ${stderr().slice(-500)}`);
+}
+
+/**
+ * Starts one server. `kind` is a key of KINDS; the environment is built from scratch so the
+ * service runs with its defaults (plus LOG_LEVEL=info, stdout to /dev/null).
+ */
+async function startServer(kind, { seedFile, cpu, nodeArgs = [], extraEnv = {} }) {
+  const def = KINDS[kind];
+  const port = await freePort();
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', SEED: seedFile, ...extraEnv };
+  const child = spawnPinned(cpu, nodeArgs, def.script, env);
+  let err = '';
+  child.stderr.on('data', (d) => {
+    err = (err + d).slice(-4000);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitReady(url + def.ready, child, () => err);
+  } catch (e) {
+    child.kill('SIGKILL');
+    throw new Error(`${def.label} did not start: ${e.message}`);
+  }
+  return {
+    kind,
+    label: def.label,
+    url,
+    pid: child.pid,
+    stderr: () => err,
+    rssBytes: () => rssBytes(child.pid),
+    stop: () => stopChild(child),
+  };
+}
+
+function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 15000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+function rssBytes(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /VmRSS:\s+(\d+)\s+kB/.exec(status);
+  return match ? Number(match[1]) * 1024 : NaN;
+}
+
+function newestFile(dir, ext) {
+  const files = readdirSync(dir).filter((f) => f.endsWith(ext)).sort();
+  return files.length ? path.join(dir, files[files.length - 1]) : undefined;
+}
+
+module.exports = { KINDS, ROOT, pinning, startServer, spawnPinned, newestFile };
