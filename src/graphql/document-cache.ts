@@ -1,0 +1,77 @@
+import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { nestingError } from './limits';
+
+/** A bounded least-recently-used map (Map keeps insertion order; a hit re-inserts the key at the end). */
+export class LruCache<K, V> {
+  private readonly entries = new Map<K, V>();
+
+  constructor(readonly capacity: number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: K): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: K, value: V): void {
+    if (this.capacity <= 0) return;
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K);
+  }
+}
+
+export interface DocumentPreparer {
+  /** The parsed document when `query` is within the limits and valid for the schema; its errors otherwise. */
+  prepare(query: string): DocumentNode | readonly GraphQLError[];
+  /** Valid documents kept; exposed for tests and diagnostics. */
+  readonly cache: LruCache<string, DocumentNode>;
+}
+
+/** graphql-js's message when `parse(..., { maxTokens })` gives up. */
+const TOKEN_LIMIT = /Document contains more tha[nt] \d+ tokens\. Parsing aborted\.$/;
+
+/** Longer documents are still served, just not kept: the cache holds at most capacity x this many characters. */
+export const MAX_CACHED_DOCUMENT_LENGTH = 20_000;
+
+/**
+ * Parses (with the token limit) and validates (standard rules plus the limits) a document, keeping
+ * only documents that passed both, keyed by their exact text. The schema and the rule set are fixed
+ * for one preparer, so a cached document is exactly as valid as it was: an invalid document is never
+ * stored and is parsed and validated again (and rejected) every time it comes.
+ */
+export function documentPreparer(schema: GraphQLSchema, rules: readonly ValidationRule[], options: { maxTokens: number; maxNesting: number; cacheSize: number }): DocumentPreparer {
+  const cache = new LruCache<string, DocumentNode>(options.cacheSize);
+  const allRules = [...specifiedRules, ...rules];
+  return {
+    cache,
+    prepare(query) {
+      const cached = cache.get(query);
+      if (cached) return cached;
+      const tooDeep = nestingError(query, options.maxNesting, options.maxTokens);
+      if (tooDeep) return [tooDeep];
+      let document: DocumentNode;
+      try {
+        document = parse(query, { maxTokens: options.maxTokens });
+      } catch (err) {
+        // Last line of defence should the nesting pre-check ever let a stack overflow through.
+        if (err instanceof RangeError) return [new GraphQLError('The document is nested too deeply to parse.', { extensions: { code: 'QUERY_TOO_DEEP' } })];
+        if (!(err instanceof GraphQLError)) throw err;
+        // graphql-js words this one as a syntax error ("more that N tokens"); say plainly which limit it is.
+        if (!TOKEN_LIMIT.test(err.message)) return [err];
+        return [new GraphQLError(`The document has more than ${options.maxTokens} tokens, the limit; it was not parsed further.`, { extensions: { code: 'TOO_MANY_TOKENS' } })];
+      }
+      const errors = validate(schema, document, allRules);
+      if (errors.length > 0) return errors;
+      if (query.length <= MAX_CACHED_DOCUMENT_LENGTH) cache.set(query, document);
+      return document;
+    },
+  };
+}

@@ -1,0 +1,129 @@
+import contentType from 'content-type';
+import type { Request, RequestHandler, Response } from 'express';
+import { createHandler, type Request as GraphqlHttpRequest } from 'graphql-http';
+import type { Resolvers } from '../../generated/graphql';
+import type { Config } from '../config';
+import { readTextBody } from '../http/body';
+import type { Logger } from '../logger';
+import { ApiError } from '../rest/errors';
+import type { Store } from '../store/types';
+import { createContext, type GraphQLContext } from './context';
+import { documentPreparer } from './document-cache';
+import { aliasLimit, depthLimit } from './limits';
+import { maskErrors, MASKED_MESSAGE } from './masking';
+import { buildSchema } from './schema';
+
+export interface GraphqlEndpointDeps {
+  store: Store;
+  config: Config;
+  logger: Logger;
+  /** Overridable for tests; the real resolvers otherwise. */
+  resolvers?: Resolvers;
+}
+
+/** Per-request state shared between the graphql-http hooks and the HTTP adapter below. */
+type HookContext = { requestId: string; executedWithoutData: boolean };
+
+/**
+ * Brackets a document may nest beyond the depth limit before it is refused unparsed: variable
+ * definitions, list and object arguments and inline fragments nest without adding field depth.
+ */
+const NESTING_ALLOWANCE = 20;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function sendErrors(res: Response, status: number, message: string): void {
+  res.status(status).setHeader('Content-Type', JSON_TYPE);
+  res.end(JSON.stringify({ errors: [{ message }] }));
+}
+
+/** Errors of the shared body reader (413, 415, 400) as GraphQL-shaped responses. */
+function sendBodyError(res: Response, err: unknown): void {
+  if (!(err instanceof ApiError)) return sendErrors(res, 400, 'The request body could not be read.');
+  if (err.headers) res.set(err.headers);
+  sendErrors(res, err.status, err.message);
+}
+
+function isJson(req: Request): boolean {
+  try {
+    return contentType.parse(req).type === 'application/json';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * GraphQL over HTTP at one path (graphql-http): GET for queries, POST with JSON, status codes per the
+ * spec. Around graphql-http this adds what it leaves to the service: a body limit, a bounded cache of
+ * validated documents, depth/alias/token limits checked before execution, masking of unexpected
+ * errors, and the 4xx for an `application/graphql-response+json` response without `data` when
+ * variable coercion fails (graphql-http answers 200 there).
+ */
+export function graphqlEndpoint({ store, config, logger, resolvers }: GraphqlEndpointDeps): RequestHandler {
+  const schema = buildSchema(resolvers);
+  const { maxDepth, maxAliases, maxTokens, documentCacheSize } = config.graphql;
+  const documents = documentPreparer(schema, [depthLimit(maxDepth), aliasLimit(maxAliases)], { maxTokens, maxNesting: maxDepth + NESTING_ALLOWANCE, cacheSize: documentCacheSize });
+
+  const handle = createHandler<Request, HookContext, GraphQLContext>({
+    schema,
+    onSubscribe: (req, params) => {
+      const document = documents.prepare(params.query);
+      if (!('kind' in document)) return document;
+      return {
+        schema,
+        document,
+        operationName: params.operationName,
+        variableValues: params.variables,
+        contextValue: createContext(store, logger, req.context.requestId),
+      };
+    },
+    onOperation: (req, _args, result) => {
+      if (!('data' in result)) req.context.executedWithoutData = true;
+      return maskErrors(result, logger, req.context.requestId);
+    },
+  });
+
+  /** The JSON body of a POST as text (the shared reader: limit, charset, encoding); graphql-http judges the rest. */
+  const readBody = async (req: Request): Promise<string | undefined> => {
+    if (req.method !== 'POST' || !isJson(req)) return undefined;
+    return readTextBody(req, config.bodyLimit);
+  };
+
+  async function respond(req: Request, res: Response): Promise<void> {
+    const context: HookContext = { requestId: String(res.locals.requestId ?? ''), executedWithoutData: false };
+    const request: GraphqlHttpRequest<Request, HookContext> = {
+      method: req.method,
+      url: req.originalUrl,
+      headers: req.headers,
+      body: typeof req.body === 'string' ? req.body : null,
+      raw: req,
+      context,
+    };
+    const [body, init] = await handle(request);
+    const headers = { ...(init.headers as Record<string, string> | undefined) };
+    // graphql-http sends its 405 for a mutation over GET as JSON without saying so.
+    if (body !== null && !headers['content-type']) headers['content-type'] = JSON_TYPE;
+    let status = init.status ?? 200;
+    if (status === 200 && context.executedWithoutData && headers['content-type']?.startsWith('application/graphql-response+json')) status = 400;
+    res.writeHead(status, headers).end(body);
+  }
+
+  return (req, res) => {
+    if (req.method === 'OPTIONS') {
+      res.setHeader('Allow', 'GET, POST');
+      res.status(204).end();
+      return;
+    }
+    readBody(req).then(
+      (body) => {
+        req.body = body;
+        respond(req, res).catch((error: unknown) => {
+          logger.error('graphql request failed', { requestId: res.locals.requestId, error });
+          if (res.headersSent) res.destroy();
+          else sendErrors(res, 500, MASKED_MESSAGE);
+        });
+      },
+      (err: unknown) => sendBodyError(res, err),
+    );
+  };
+}

@@ -1,0 +1,17 @@
+import type { QueryResolvers } from '../../../generated/graphql';
+import { storageId } from '../ids';
+
+/** Reads. Books and todos come from the same collections REST serves. */
+export const Query: QueryResolvers = {
+  user: async (_parent, { id }, { store }) => {
+    const key = storageId(id);
+    return key === undefined ? null : ((await store.users.get(key)) ?? null);
+  },
+  users: async (_parent, _args, { store }) => (await store.users.list()).items,
+  book: async (_parent, { id }, { store }) => {
+    const key = storageId(id);
+    return key === undefined ? null : ((await store.books.get(key)) ?? null);
+  },
+  books: async (_parent, _args, { store }) => (await store.books.list()).items,
+  todos: async (_parent, _args, { store }) => (await store.todos.list()).items,
+};
