@@ -1,7 +1,9 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Logger } from '../logger';
+import { StorageUnavailableError } from '../store/errors';
 
 export const MASKED_MESSAGE = 'Unexpected error.';
+export const UNAVAILABLE_MESSAGE = 'Service unavailable: storage is unreachable; retry later.';
 
 /**
  * graphql-js's own completion error for a null in a non-null position. It is a plain Error, like an
@@ -25,13 +27,15 @@ export function maskErrors(result: ExecutionResult, logger: Logger, requestId: s
   if (!result.errors?.some(isUnexpected)) return result;
   const errors = result.errors.map((error) => {
     if (!isUnexpected(error)) return error;
-    logger.error('graphql resolver failed', { requestId, path: error.path?.join('.'), error: error.originalError });
-    return new GraphQLError(MASKED_MESSAGE, {
+    const unavailable = error.originalError instanceof StorageUnavailableError;
+    logger[unavailable ? 'warn' : 'error']('graphql resolver failed', { requestId, path: error.path?.join('.'), error: error.originalError });
+    // Storage down is expected to pass: say so (as REST's 503 does), still without internals.
+    return new GraphQLError(unavailable ? UNAVAILABLE_MESSAGE : MASKED_MESSAGE, {
       nodes: error.nodes,
       source: error.source,
       positions: error.positions,
       path: error.path,
-      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+      extensions: { code: unavailable ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR' },
     });
   });
   return { ...result, errors };

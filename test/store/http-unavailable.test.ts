@@ -64,3 +64,21 @@ describePostgres('HTTP on PostgreSQL when the connection to the database is cut'
     }
   });
 });
+
+describe('GraphQL when storage is unreachable', () => {
+  it('when a query needs storage, then the error says the service is unavailable (SERVICE_UNAVAILABLE), not a masked internal error', async () => {
+    const { http } = makeApp({ store: unreachable(makeStore()) });
+    const res = await http.post('/graphql').send({ query: '{ books { title } }' }).expect(200);
+    expect(res.body).toEqual({
+      data: null,
+      errors: [
+        {
+          message: 'Service unavailable: storage is unreachable; retry later.',
+          locations: [{ line: 1, column: 3 }],
+          path: ['books'],
+          extensions: { code: 'SERVICE_UNAVAILABLE' },
+        },
+      ],
+    });
+  });
+});
