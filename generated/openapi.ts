@@ -327,6 +327,11 @@ export interface components {
         ItemCreate: {
             name: components["schemas"]["Text"];
         };
+        /**
+         * @description Optional on create; a new record is never done, so only `false` is accepted (`true` is a 400).
+         * @constant
+         */
+        NotDoneOnCreate: false;
         Note: {
             body: components["schemas"]["Text"];
             id: components["schemas"]["Id"];
@@ -346,8 +351,9 @@ export interface components {
             id: components["schemas"]["Id"];
             title: components["schemas"]["Text"];
         };
-        /** @description `done` is always false on creation. */
+        /** @description `done` is always false on creation: it may be sent, but only as `false`. */
         TaskCreate: {
+            done?: components["schemas"]["NotDoneOnCreate"];
             title: components["schemas"]["Text"];
         };
         /** @description Both fields optional; an absent field keeps its value; `{}` is a no-op. */
@@ -362,7 +368,9 @@ export interface components {
             id: components["schemas"]["Id"];
             text: components["schemas"]["Text"];
         };
+        /** @description `done` may be sent, but only as `false`: every todo starts not done. */
         TodoCreate: {
+            done?: components["schemas"]["NotDoneOnCreate"];
             text: components["schemas"]["Text"];
         };
     };
@@ -1465,10 +1473,12 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created todo. */
+            /**
+             * @description The created todo. No `Location` header: todos have no item URL (`/todos/{id}` is a 404);
+             *     the new todo is in `GET /todos`.
+             */
             201: {
                 headers: {
-                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,14 +1,21 @@
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
-import { createApp } from './app';
-import { runPrimary } from './cluster';
 import { ConfigError, loadConfig } from './config';
-import { createHttpServer } from './http/http-server';
 import { createLogger } from './logger';
-import { createStore } from './store';
+// The rest (express, graphql, the store) is loaded inside main(), after the signal handlers are
+// installed, so a SIGTERM during start-up is a clean exit too.
 
 /** Reads the settings, builds the dependencies, listens, and shuts down cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
+  // Installed first, before anything is logged or loaded: a SIGTERM/SIGINT that arrives while the
+  // service is still starting is kept and honoured (a clean exit 0) as soon as there is something
+  // to stop, instead of killing the process.
+  let stop: ((signal: string) => void) | undefined;
+  let requested: string | undefined;
+  const onSignal = (signal: string) => (stop ? stop(signal) : (requested ??= signal));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+
   let config;
   try {
     config = loadConfig();
@@ -20,12 +27,24 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.logLevel);
+  logger.info('starting', { pid: process.pid });
   if (cluster.isPrimary && config.workers > 1) {
+    const { runPrimary } = await import('./cluster.js');
     // WORKERS=n: this process only supervises; each worker comes back here and serves.
     runPrimary(config.workers, logger);
     return;
   }
+  const [{ createStore }, { createApp }, { createHttpServer }] = await Promise.all([
+    import('./store/index.js'),
+    import('./app.js'),
+    import('./http/http-server.js'),
+  ]);
   const store = await createStore(config, logger);
+  if (requested) {
+    await store.close();
+    logger.info('stopped before listening', { signal: requested });
+    process.exit(0);
+  }
   const app = createApp({ store, config, logger });
   // Header size, header/request/keep-alive timeouts and the connection cap come from the settings.
   const server: Server = createHttpServer(app, config);
@@ -38,10 +57,8 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info('listening', { port, host: config.host ?? '(all interfaces)', storage: store.kind });
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  stop = (signal: string) => {
+    stop = () => undefined;
     logger.info('shutting down', { signal });
     const force = setTimeout(() => {
       logger.warn('shutdown timeout: closing remaining connections');
@@ -57,8 +74,7 @@ async function main(): Promise<void> {
     server.closeIdleConnections();
     setInterval(() => server.closeIdleConnections(), 100).unref();
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  if (requested) stop(requested);
 }
 
 main().catch((err: unknown) => {

@@ -43,6 +43,13 @@ describe('a user seed file', () => {
     expect((await http.post('/books').send({ title: 'C' }).expect(201)).body.id).toBe(41);
   });
 
+  it('when records leave out fields that are optional on create, then they get the create defaults (pages 0, done false)', () => {
+    const seed = loadSeed(seedFile({ books: [{ id: 1, title: 'A' }], todos: [{ id: 1, text: 'x' }], tasks: [{ id: 2, title: 't' }] }));
+    expect(seed.books).toEqual([{ id: 1, title: 'A', pages: 0 }]);
+    expect(seed.todos).toEqual([{ id: 1, text: 'x', done: false }]);
+    expect(seed.tasks).toEqual([{ id: 2, title: 't', done: false }]);
+  });
+
   it('when collections are left out, then they start empty', () => {
     expect(loadSeed(seedFile({ todos: [{ id: 1, text: 'x', done: false }] })).books).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import path from 'node:path';
 import { projectRoot, startService } from './support/server-process';
@@ -49,6 +49,26 @@ describe('the service process (dist/src/server.js)', () => {
     expect(JSON.parse(res.body)).toMatchObject({ title: 'Late' });
     expect(await service.exited).toBe(0);
     expect(service.output()).toMatch(/"msg":"stopped"/);
+  });
+
+  it('when it gets SIGTERM while still starting, then it exits 0', async () => {
+    const child = spawn(process.execPath, [path.join(projectRoot, 'dist/src/server.js')], {
+      cwd: projectRoot,
+      env: { ...process.env, PORT: '0', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    let output = '';
+    // The signal goes as soon as the first log line says it is starting: before it listens.
+    await new Promise<void>((resolve) =>
+      child.stdout!.on('data', (chunk) => {
+        output += chunk;
+        if (output.includes('"msg":"starting"')) resolve();
+      }),
+    );
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output).not.toContain('"msg":"listening"');
   });
 
   it('when it gets SIGINT, then it exits 0', async () => {

@@ -7,11 +7,16 @@ export function listResult<T>(path: string, page: Page, result: ListResult<T>) {
   if (paginating) {
     const offset = page.offset ?? 0;
     const limit = page.limit ?? Math.max(result.total - offset, 1);
-    const link = (rel: string, at: number) => `<${path}?limit=${limit}&offset=${at}>; rel="${rel}"`;
+    const link = (rel: string, size: number, at: number) => `<${path}?limit=${size}&offset=${at}>; rel="${rel}"`;
     const links: string[] = [];
-    if (offset + limit < result.total) links.push(link('next', offset + limit));
-    // prev never points past the end: from an offset beyond the last record it leads to the last page.
-    if (offset > 0) links.push(link('prev', Math.max(Math.min(offset, result.total) - limit, 0)));
+    if (offset + limit < result.total) links.push(link('next', limit, offset + limit));
+    if (offset > 0) {
+      // prev never points past the end (from beyond the last record it leads to the last page), and
+      // never overlaps this page (from offset 1 with limit 4 it is the one record before).
+      const end = Math.min(offset, result.total);
+      const start = Math.max(end - limit, 0);
+      links.push(link('prev', Math.max(end - start, 1), start));
+    }
     if (links.length) headers.Link = links.join(', ');
   }
   return { status: 200 as const, headers, body: result.items };

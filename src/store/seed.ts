@@ -26,6 +26,9 @@ export function emptySeed(): SeedData {
   return { books: [], todos: [], notes: [], items: [], tasks: [], users: [], posts: [], comments: [] };
 }
 
+/** Defaults of the fields the contract makes optional on create, applied to seed records too. */
+const SEED_DEFAULTS: Record<string, Record<string, unknown>> = { books: { pages: 0 }, todos: { done: false }, tasks: { done: false } };
+
 /** The REST representation each collection is checked against, from openapi.yaml's component schemas. */
 const REST_SCHEMAS = { books: 'Book', todos: 'Todo', notes: 'Note', items: 'Item', tasks: 'Task' } as const;
 /** The GraphQL type each GraphQL-only collection is checked against, from schema.graphql, plus its parent link. */
@@ -59,7 +62,8 @@ export function validateSeed(raw: unknown, source = 'seed'): SeedData {
       if (ids.has(id as number)) fail(`${name}[${index}].id ${id} is used twice`);
       ids.add(id as number);
     });
-    seed[name] = (list as Record<string, unknown>[]).map((record) => ({ ...record }));
+    // Optional fields take the same defaults as a create (a book without pages has 0).
+    seed[name] = (list as Record<string, unknown>[]).map((record) => ({ ...SEED_DEFAULTS[name], ...record }));
   }
 
   const openapi = loadOpenApi();

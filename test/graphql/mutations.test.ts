@@ -47,6 +47,14 @@ describe('Mutation.addTodo', () => {
     expect(res.body).toEqual({ data: { addTodo: { done: false } } });
   });
 
+  it('when the title is 1000 emoji (1000 characters, 2000 UTF-16 units), then it is accepted, as REST accepts it for text', async () => {
+    const { gql, store } = makeGqlApp();
+    const title = '😀'.repeat(1000);
+    const res = await gql('mutation($t: String!) { addTodo(title: $t) { id } }', { t: title });
+    expect(res.body).toEqual({ data: { addTodo: { id: '4' } } });
+    expect((await store.todos.get(4))?.text).toBe(title);
+  });
+
   it.each([['blank', ' \t '], ['empty', ''], ['too long', 't'.repeat(1001)]])('when the title is %s, then it answers BAD_USER_INPUT and stores nothing', async (_case, title) => {
     const { gql, store } = makeGqlApp();
     const before = await snapshot(store);

@@ -55,7 +55,14 @@ describe('GraphQL queries: field selection', () => {
 });
 
 describe('GraphQL queries: unknown ids', () => {
-  it.each(['999', 'abc', '0', '-1', '1.5', '01', ''])('when book(id: "%s") names no record, then it is null without an error', async (id) => {
+  it('when book(id: "01") is asked, then the id is compared as a number and it is book 1 (as REST /books/01)', async () => {
+    const { gql } = makeGqlApp();
+    const res = await gql('{ book(id: "01") { id title } }');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { book: { id: '1', title: 'The Hobbit' } } });
+  });
+
+  it.each(['999', 'abc', '0', '-1', '1.5', '1e0', ''])('when book(id: "%s") names no record, then it is null without an error', async (id) => {
     const { gql } = makeGqlApp();
     const res = await gql('query($id: ID!) { book(id: $id) { id } user(id: $id) { id } }', { id });
     expect(res.status).toBe(200);

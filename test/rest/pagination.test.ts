@@ -68,6 +68,15 @@ describe('pages and links', () => {
     expect(linkTo(res.headers.link, 'prev')).toBeDefined();
   });
 
+  it('when a page starts before a full page of records, then its prev link covers only the records before it (no overlap)', async () => {
+    const { http } = makeApp();
+    const res = await http.get('/books?offset=1').expect(200);
+    expect(ids(res.body)).toEqual([2, 3, 4, 5]);
+    expect(res.headers.link).toBe('</books?limit=1&offset=0>; rel="prev"');
+    const withLimit = await http.get('/books?limit=3&offset=2').expect(200);
+    expect(withLimit.headers.link).toBe('</books?limit=2&offset=0>; rel="prev"');
+  });
+
   it('when offset is past the end, then it returns an empty array whose prev link leads to the last page', async () => {
     const { http } = makeApp();
     const res = await http.get('/books?limit=2&offset=50').expect(200, []);

@@ -34,7 +34,12 @@ describe('POST /tasks (createTask)', () => {
     expect(expectJsonError(await http.post('/tasks').send({}), 400).details?.[0].path).toBe('/body/title');
   });
 
-  it('when done is sent on create, then it answers 400 (a task always starts not done)', async () => {
+  it('when done: false is sent on create, then it is accepted and the task starts not done', async () => {
+    const { http } = makeApp();
+    await http.post('/tasks').send({ title: 'Plan', done: false }).expect(201, { id: 4, title: 'Plan', done: false });
+  });
+
+  it('when done: true is sent on create, then it answers 400 (a task always starts not done)', async () => {
     const { http, store } = makeApp();
     const before = await snapshot(store);
     expectJsonError(await http.post('/tasks').send({ title: 'x', done: true }), 400);

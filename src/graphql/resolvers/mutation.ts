@@ -12,7 +12,8 @@ function badInput(argumentName: string, message: string): GraphQLError {
 
 function requireText(argumentName: string, value: string): void {
   if (!/\S/.test(value)) throw badInput(argumentName, `${argumentName} must not be blank.`);
-  if (value.length > MAX_TEXT) throw badInput(argumentName, `${argumentName} must be at most ${MAX_TEXT} characters.`);
+  // Characters are code points, as REST's maxLength counts them (an emoji is one, not two UTF-16 units).
+  if ([...value].length > MAX_TEXT) throw badInput(argumentName, `${argumentName} must be at most ${MAX_TEXT} characters.`);
 }
 
 /** Writes. Input is checked before anything is stored; a rejected mutation stores nothing. */

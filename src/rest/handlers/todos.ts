@@ -6,6 +6,7 @@ export const todoHandlers = {
 
   createTodo: async ({ body }, { store }) => {
     const todo = await store.todos.create({ text: body.text, done: false });
-    return { status: 201, headers: { Location: `/todos/${todo.id}` }, body: todo };
+    // No Location: todos have no item URL (see openapi.yaml).
+    return { status: 201, body: todo };
   },
 } satisfies Partial<Handlers>;
