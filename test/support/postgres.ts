@@ -47,7 +47,10 @@ export class TestDatabase {
   }
 
   shared(): Pool {
-    this.pool ??= createPool(this.url);
+    // The functional suites share one pool per file while jest runs files in parallel on a small
+    // machine: give connections and statements (schema set-up) room, so load is not mistaken for an
+    // outage. The outage tests build their own pools with the service's short timeouts.
+    this.pool ??= createPool(this.url, undefined, { connectionTimeoutMillis: 20000, statement_timeout: 30000, query_timeout: 35000 });
     return this.pool;
   }
 

@@ -25,8 +25,12 @@ const TYPES = {
 };
 
 /** A pool for `url`. Idle-connection errors (the server went away) are reported, never thrown: the next query fails instead. */
-export function createPool(url: string, onIdleError: (err: Error) => void = () => undefined): Pool {
-  const pool = new Pool({ connectionString: url, ...POOL_SETTINGS, types: TYPES });
+export function createPool(
+  url: string,
+  onIdleError: (err: Error) => void = () => undefined,
+  overrides: Partial<typeof POOL_SETTINGS> = {},
+): Pool {
+  const pool = new Pool({ connectionString: url, ...POOL_SETTINGS, ...overrides, types: TYPES });
   pool.on('error', onIdleError);
   return pool;
 }
