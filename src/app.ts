@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import express, { type Express } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Resolvers } from '../generated/graphql';
 import type { Config } from './config';
@@ -8,6 +8,7 @@ import { docsRouter, graphiqlPage } from './docs';
 import { graphqlEndpoint } from './graphql/endpoint';
 import { resolvers as defaultResolvers } from './graphql/resolvers';
 import { headAndOptions, jsonBody } from './http/edge';
+import { memoizeValidatorPathToRegexp } from './http/path-regexp-memo';
 import { requestContext } from './http/request-context';
 import { security } from './http/security';
 import type { Logger } from './logger';
@@ -33,6 +34,27 @@ export interface AppDeps {
 
 export const SERVICE_VERSION: string = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')).version;
 
+/** The paths served outside the REST contract, by their first characters (a superset: others pass through). */
+const NON_REST_PREFIXES = ['/graphql', '/docs', '/openapi.', '/schema.graphql'];
+
+/**
+ * GraphiQL for a browser's GET /graphql (before the /graphql handler), GraphQL over HTTP at /graphql
+ * (before the REST edge and the validator: it has its own body limit), then Swagger UI, its assets and
+ * the spec files (before the validator, which 404s paths the spec lacks). One router behind one prefix
+ * check: a REST request passes one layer here instead of every route of these three.
+ */
+function nonRestRouter(openapi: OpenApiDocument, graphql: RequestHandler): RequestHandler {
+  const router = Router({ caseSensitive: true, strict: false });
+  router.use(graphiqlPage());
+  router.all('/graphql', graphql);
+  router.use(docsRouter(openapi));
+  return (req, res, next) => {
+    const path = req.path;
+    if (NON_REST_PREFIXES.some((prefix) => path.startsWith(prefix))) return router(req, res, next);
+    next();
+  };
+}
+
 /** Builds the whole HTTP service from its dependencies. No module-level state: call it once per app. */
 export function createApp({
   store,
@@ -55,14 +77,12 @@ export function createApp({
   app.use(requestContext(logger));
   // Security headers, CORS and the rate limit come before anything else answers.
   app.use(security(config, routes));
-  // GraphiQL for a browser's GET /graphql: must stay before the /graphql handler.
-  app.use(graphiqlPage());
-  // GraphQL over HTTP at /graphql, before the REST edge and the validator (it has its own body limit).
-  app.all('/graphql', graphqlEndpoint({ store, config, logger, resolvers }));
-  // Swagger UI, UI assets and the spec files: before the validator, which 404s paths the spec lacks.
-  app.use(docsRouter(openapi));
+  // GraphiQL, GraphQL and the docs sit behind one path check, so REST requests skip their layers.
+  app.use(nonRestRouter(openapi, graphqlEndpoint({ store, config, logger, resolvers })));
   app.use(headAndOptions(routes));
   app.use(jsonBody(routes, config.bodyLimit));
+  // The validator recompiles every spec path per request; memoised (bounded, see the module).
+  memoizeValidatorPathToRegexp();
   app.use(
     OpenApiValidator.middleware({
       apiSpec: structuredClone(openapi) as never,

@@ -105,8 +105,9 @@ Run: ${res.finishedAt} · mode: ${res.settings.mode} · ${res.settings.rounds} r
 - Load average (1/5/15 min) at start: ${res.loadAverage.start}; at end: ${res.loadAverage.end}. Other work on the machine
   (other test suites) competes for the same cores, so absolute req/s are only for reference; compare the ratios.
 - ${Object.entries(res.versions).map(([k, v]) => `${k} ${v}`).join(' · ')}
-- This service: \`node dist/src/server.js\`, default settings, \`LOG_LEVEL=info\` with stdout to /dev/null (request logging on,
-  request validation on), seeded with \`SEED=<generated file>\`. Peers: \`bench/servers/*.js\` on the same seed file.
+- This service: \`NODE_ENV=production node dist/src/server.js\` (as \`npm start\`), default settings, \`LOG_LEVEL=info\` with stdout
+  to /dev/null (request logging on, request validation on, security headers on), seeded with \`SEED=<generated file>\`.
+  Peers: \`bench/servers/*.js\` on the same seed file, also with \`NODE_ENV=production\`.
 
 ## Service versus peers
 

@@ -74,7 +74,9 @@ async function waitReady(url, child, stderr) {
 async function startServer(kind, { seedFile, cpu, nodeArgs = [], extraEnv = {} }) {
   const def = KINDS[kind];
   const port = await freePort();
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', SEED: seedFile, ...extraEnv };
+  // NODE_ENV=production for every server, as `npm start` runs this service (graphql-js and Yoga skip
+  // their development checks; express and json-server behave the same either way).
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', SEED: seedFile, ...extraEnv };
   const child = spawnPinned(cpu, nodeArgs, def.script, env);
   let err = '';
   child.stderr.on('data', (d) => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../logger';
 
@@ -6,33 +7,28 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * Gives every request an id (the client's `X-Request-Id` when it is sane, else a new UUID), returns
- * it in `X-Request-Id`, and logs one JSON line when the response is done or the client goes away.
+ * it in `X-Request-Id`, and logs one JSON line when the response is closed: Node emits `close` once
+ * per response, after `finish` when it was sent and alone when the client went away (`aborted`).
  */
 export function requestContext(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const given = req.headers['x-request-id'];
     const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     res.locals.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
     const method = req.method;
     const path = req.path;
-    let logged = false;
-    const log = () => {
-      if (logged) return;
-      logged = true;
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info('request', {
+    res.once('close', () => {
+      logger.request({
         method,
         path,
         status: res.statusCode,
-        durationMs: Math.round(durationMs * 1000) / 1000,
+        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
         requestId,
-        ...(res.writableFinished ? {} : { aborted: true }),
+        aborted: !res.writableFinished,
       });
-    };
-    res.once('finish', log);
-    res.once('close', log);
+    });
     next();
   };
 }

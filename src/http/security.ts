@@ -12,12 +12,8 @@ const ALLOWED_HEADERS = 'Content-Type, Accept, X-Request-Id';
 const ANY_METHOD = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'];
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
-/**
- * Strict headers for every response: nothing on an API answer may load or run anything
- * (`default-src 'none'`), be framed, or be sniffed as another type. The UI pages (/docs, GraphiQL)
- * replace the CSP with their own same-origin policy (src/docs/headers.ts).
- */
-export function apiSecurityHeaders(): RequestHandler {
+/** Helmet, configured for an API: the source of truth for the header values. */
+function apiHelmet(): RequestHandler {
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -26,6 +22,35 @@ export function apiSecurityHeaders(): RequestHandler {
     xFrameOptions: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
   }) as RequestHandler;
+}
+
+/**
+ * The headers `middleware` sets, found by running it once against a recording response. Only for
+ * middleware whose headers do not depend on the request (helmet with fixed options is such).
+ */
+export function recordFixedHeaders(middleware: RequestHandler): [string, string][] {
+  const headers: [string, string][] = [];
+  const recorder = {
+    setHeader: (name: string, value: unknown) => headers.push([name, String(value)]),
+    removeHeader: () => undefined,
+  };
+  middleware({} as never, recorder as never, () => undefined);
+  return headers;
+}
+
+/**
+ * Strict headers for every response: nothing on an API answer may load or run anything
+ * (`default-src 'none'`), be framed, or be sniffed as another type. The UI pages (/docs, GraphiQL)
+ * replace the CSP with their own same-origin policy (src/docs/headers.ts). Helmet's headers are fixed,
+ * so they are computed once at start-up and set from that list on each response.
+ */
+export function apiSecurityHeaders(): RequestHandler {
+  const headers = recordFixedHeaders(apiHelmet());
+  if (headers.length === 0) throw new Error('helmet set no headers: the security headers would be missing');
+  return (_req, res, next) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
+    next();
+  };
 }
 
 /**

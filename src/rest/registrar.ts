@@ -1,6 +1,6 @@
-import { Router, type Request, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { ApiError } from './errors';
-import type { OperationInfo, RouteTable } from './routes';
+import type { OperationInfo, Route, RouteTable } from './routes';
 import type { HandlerInput, Handlers, OperationId, RestContext } from './types';
 
 type AnyHandler = (input: HandlerInput<OperationId>, ctx: RestContext) => unknown;
@@ -12,28 +12,62 @@ interface AnyResult {
   body?: unknown;
 }
 
+/** What express-openapi-validator records on a request it matched (only the part read here). */
+interface ValidatedRequest extends Request {
+  openapi?: { openApiRoute?: string };
+}
+
+interface Bound {
+  route: Route;
+  op: OperationInfo;
+  handler: AnyHandler;
+}
+
 /**
  * The one place that turns an Express request into typed handler input and a handler's result
  * into the HTTP response. Handlers never see `req` or `res`.
+ *
+ * One middleware, mounted after the validator: the validator has already matched the request to a
+ * spec route (`req.openapi.openApiRoute`, e.g. `/books/{id}`), so dispatch is one map lookup by
+ * route and method instead of a regex test per operation. Path parameters are read from the raw path
+ * with that one route's regex (the validator's copies are already coerced: `1e0` would pass as 1).
  */
-export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestContext): Router {
-  const router = Router();
+export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestContext): RequestHandler {
+  const byRoute = new Map<string, Map<string, Bound>>();
   for (const route of routes.routes) {
+    const byMethod = new Map<string, Bound>();
     for (const op of Object.values(route.operations)) {
       const handler = handlers[op.operationId as OperationId] as AnyHandler | undefined;
       if (!handler) throw new Error(`openapi.yaml operation ${op.operationId} has no handler`);
-      const method = op.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete' | 'patch';
-      router[method](route.expressPath, async (req: Request, res: Response) => {
-        const result = (await handler(toInput(req, op), ctx)) as AnyResult;
-        writeResult(res, op, result);
-      });
+      byMethod.set(op.method, { route, op, handler });
     }
+    byRoute.set(route.template, byMethod);
   }
-  return router;
+  return (req: ValidatedRequest, res, next) => {
+    const template = req.openapi?.openApiRoute;
+    const bound = template === undefined ? undefined : byRoute.get(template)?.get(req.method);
+    if (!bound) return next();
+    const { route, op, handler } = bound;
+    new Promise((resolve) => resolve(handler(toInput(req, route, op), ctx)))
+      .then((result) => writeResult(res, op, result as AnyResult))
+      .catch(next);
+  };
 }
 
-function toInput(req: Request, op: OperationInfo): HandlerInput<OperationId> {
-  const params: Record<string, unknown> = { ...req.params };
+/** The path parameters of `route` in `path`, decoded (the validator has already refused malformed escapes). */
+function pathParams(route: Route, path: string): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  if (route.paramNames.length === 0) return params;
+  const match = route.regex.exec(path);
+  if (!match) throw new ApiError(404, 'Not found');
+  route.paramNames.forEach((name, i) => {
+    params[name] = decodeURIComponent(match[i + 1]);
+  });
+  return params;
+}
+
+function toInput(req: Request, route: Route, op: OperationInfo): HandlerInput<OperationId> {
+  const params = pathParams(route, req.path);
   // The validator has checked these are integers in range, but it coerces with Number(), which also
   // takes `1e0`, `0x1`, `1.0` and ` 1`. Only decimal digits are an id; `01` is 1.
   for (const name of op.integerParams) {

@@ -26,6 +26,8 @@ export interface Route {
   /** The same path in Express syntax, e.g. /books/:id. */
   expressPath: string;
   regex: RegExp;
+  /** The template's parameter names, in the order of `regex`'s capture groups. */
+  paramNames: string[];
   /** Upper-case methods in the spec's order: the `Allow` header. */
   methods: string[];
   operations: Record<string, OperationInfo>;
@@ -84,6 +86,7 @@ export class RouteTable {
         template,
         expressPath: template.replace(/\{([^}]+)\}/g, ':$1'),
         regex: new RegExp(`^${pattern}/?$`),
+        paramNames: [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
         methods: Object.keys(operations),
         operations,
         errorFormat: formats.has('text') ? 'text' : 'json',

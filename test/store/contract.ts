@@ -43,6 +43,15 @@ const SAMPLES = {
   comments: { postId: 4, body: 'Nice' },
 } as const;
 
+/** Tries to change a record the store returned: a frozen record refuses with a TypeError, a copy takes it. */
+function attemptChange(change: () => unknown): void {
+  try {
+    change();
+  } catch (error) {
+    expect(error).toBeInstanceOf(TypeError);
+  }
+}
+
 /** The repository contract (src/store/types.ts), written once and run against every store. */
 export function storeContract(makeStore: (seed: SeedData) => Promise<Store>): void {
   let store: Store;
@@ -85,8 +94,26 @@ export function storeContract(makeStore: (seed: SeedData) => Promise<Store>): vo
 
     it('when the caller changes a returned record, then the stored record is unchanged', async () => {
       const book = (await store.books.get(2))!;
-      book.title = 'changed';
+      // A store may hand out copies (the change is ignored) or frozen records (the change throws).
+      attemptChange(() => (book.title = 'changed'));
       expect((await store.books.get(2))!.title).toBe('Dune');
+    });
+
+    it('when the caller changes records returned by list, getMany, create or update, then the stored records are unchanged', async () => {
+      const listed = (await store.books.list()).items;
+      attemptChange(() => (listed[1].title = 'changed by list'));
+      const [many] = await store.books.getMany([2]);
+      attemptChange(() => (many!.pages = -1));
+      const created = await store.books.create({ title: 'New', pages: 1 });
+      attemptChange(() => (created.title = 'changed by create'));
+      const updated = (await store.books.update(2, { pages: 7 }))!;
+      attemptChange(() => (updated.title = 'changed by update'));
+      const children = await store.posts.listByParents([1]);
+      attemptChange(() => (children[0].title = 'changed by listByParents'));
+      expect((await store.books.list()).items.map((b) => b.title)).toEqual(['Dune', 'Beloved', 'Emma', 'New']);
+      expect(await store.books.get(2)).toEqual({ id: 2, title: 'Dune', pages: 7 });
+      expect(await store.books.get(created.id)).toEqual({ id: created.id, title: 'New', pages: 1 });
+      expect((await store.posts.listByParents([1]))[0].title).toBe('Notes on the engine');
     });
 
     it('when given ids, then getMany answers in the same order with undefined for unknown ids', async () => {

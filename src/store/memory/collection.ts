@@ -1,8 +1,32 @@
 import type { ChildCollection, Collection, ListResult, Page } from '../types';
 
 /**
+ * A frozen copy of a record: its own object, and any nested object or array deep-copied and frozen too
+ * (the spec's records are flat, so this is normally one spread and one freeze).
+ */
+function frozenCopy<T extends object>(value: T): T {
+  const copy = { ...value } as Record<string, unknown>;
+  for (const key of Object.keys(copy)) {
+    const field = copy[key];
+    if (typeof field === 'object' && field !== null) copy[key] = deepFreeze(structuredClone(field));
+  }
+  return Object.freeze(copy) as T;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const field of Object.values(value)) deepFreeze(field);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
  * An in-memory collection. Records live in a Map kept in insertion order, which is id order because
- * ids only grow. Every method copies records in and out, so callers never share a stored object.
+ * ids only grow. Stored records are frozen copies, made when they are written (copy on write: an
+ * update stores a new frozen record, never changes one in place). Reads hand out those frozen
+ * records without copying them, so a list of 10,000 records costs no 10,000 copies, and callers
+ * still never change stored data: a write to a returned record throws (strict mode) or is ignored.
  */
 export class MemoryCollection<T extends { id: number }> implements Collection<T> {
   protected readonly records = new Map<number, T>();
@@ -10,7 +34,7 @@ export class MemoryCollection<T extends { id: number }> implements Collection<T>
 
   constructor(seed: readonly T[] = []) {
     for (const record of [...seed].sort((a, b) => a.id - b.id)) {
-      this.records.set(record.id, { ...record });
+      this.records.set(record.id, frozenCopy(record));
       this.lastId = Math.max(this.lastId, record.id);
     }
   }
@@ -24,7 +48,7 @@ export class MemoryCollection<T extends { id: number }> implements Collection<T>
       let index = 0;
       for (const record of this.records.values()) {
         if (index >= end) break;
-        if (index >= offset) items.push({ ...record });
+        if (index >= offset) items.push(record);
         index += 1;
       }
     }
@@ -32,24 +56,20 @@ export class MemoryCollection<T extends { id: number }> implements Collection<T>
   }
 
   async get(id: number): Promise<T | undefined> {
-    const record = this.records.get(id);
-    return record && { ...record };
+    return this.records.get(id);
   }
 
   async getMany(ids: readonly number[]): Promise<(T | undefined)[]> {
-    return ids.map((id) => {
-      const record = this.records.get(id);
-      return record && { ...record };
-    });
+    return ids.map((id) => this.records.get(id));
   }
 
   async create(data: Omit<T, 'id'>): Promise<T> {
     // Synchronous from here to the set: no other create can interleave, so ids stay unique.
     this.lastId += 1;
     // id first, as every response shows it; then forced, so a stray `id` in data can never win.
-    const record = Object.assign({ id: this.lastId }, data, { id: this.lastId }) as T;
+    const record = frozenCopy(Object.assign({ id: this.lastId }, data, { id: this.lastId }) as T);
     this.records.set(record.id, record);
-    return { ...record };
+    return record;
   }
 
   async update(id: number, patch: Partial<Omit<T, 'id'>>): Promise<T | undefined> {
@@ -59,8 +79,9 @@ export class MemoryCollection<T extends { id: number }> implements Collection<T>
     for (const [key, value] of Object.entries(patch)) {
       if (value !== undefined) (next as Record<string, unknown>)[key] = value;
     }
-    this.records.set(id, next);
-    return { ...next };
+    const stored = frozenCopy(next);
+    this.records.set(id, stored);
+    return stored;
   }
 
   async delete(id: number): Promise<boolean> {
@@ -83,7 +104,7 @@ export class MemoryChildCollection<T extends { id: number }, K extends keyof T>
     const wanted = new Set<unknown>(parentIds);
     const out: T[] = [];
     for (const record of this.records.values()) {
-      if (wanted.has(record[this.parentKey])) out.push({ ...record });
+      if (wanted.has(record[this.parentKey])) out.push(record);
     }
     return out;
   }

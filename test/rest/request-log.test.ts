@@ -1,0 +1,30 @@
+import { createLogger } from '../../src/logger';
+
+function lines(write: (logger: ReturnType<typeof createLogger>) => void, level: 'info' | 'warn' = 'info'): Record<string, unknown>[] {
+  const out: string[] = [];
+  write(createLogger(level, (line) => out.push(line)));
+  for (const line of out) expect(line.endsWith('\n') && !line.slice(0, -1).includes('\n')).toBe(true);
+  return out.map((line) => JSON.parse(line));
+}
+
+describe('the per-request log line', () => {
+  const fields = { method: 'GET', path: '/books/"1"\\\n', status: 200, durationMs: 0.125, requestId: 'abc-1' };
+
+  it('when a request is logged, then it is one JSON line with the same fields as info("request", ...)', () => {
+    const [fast] = lines((logger) => logger.request({ ...fields, aborted: false }));
+    const [slow] = lines((logger) => logger.info('request', fields));
+    expect(typeof fast.time).toBe('string');
+    expect({ ...fast, time: undefined }).toEqual({ ...slow, time: undefined });
+    expect(fast.path).toBe('/books/"1"\\\n');
+    expect('aborted' in fast).toBe(false);
+  });
+
+  it('when the client went away, then the line says aborted: true', () => {
+    const [line] = lines((logger) => logger.request({ ...fields, aborted: true }));
+    expect(line.aborted).toBe(true);
+  });
+
+  it('when the level is above info, then no request line is written', () => {
+    expect(lines((logger) => logger.request({ ...fields, aborted: false }), 'warn')).toEqual([]);
+  });
+});
