@@ -8,6 +8,7 @@ import { docsRouter, graphiqlPage } from './docs';
 import { graphqlEndpoint } from './graphql/endpoint';
 import { resolvers as defaultResolvers } from './graphql/resolvers';
 import { headAndOptions, jsonBody } from './http/edge';
+import { NON_REST_PREFIXES } from './http/non-rest-routes';
 import { memoizeValidatorPathToRegexp } from './http/path-regexp-memo';
 import { requestContext } from './http/request-context';
 import { security } from './http/security';
@@ -33,9 +34,6 @@ export interface AppDeps {
 }
 
 export const SERVICE_VERSION: string = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')).version;
-
-/** The paths served outside the REST contract, by their first characters (a superset: others pass through). */
-const NON_REST_PREFIXES = ['/graphql', '/docs', '/openapi.', '/schema.graphql'];
 
 /**
  * GraphiQL for a browser's GET /graphql (before the /graphql handler), GraphQL over HTTP at /graphql

@@ -46,9 +46,26 @@ const NESTING_ALLOWANCE = 20;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/**
+ * Answers that come before any GraphQL execution (method, media type, body size, a failure of the
+ * server) carry the service's JSON error object (`error`, CONTRACT.md section 2) and a GraphQL-style
+ * `errors` list, so both kinds of client read them.
+ */
+const TRANSPORT_ERRORS: Record<number, string> = {
+  405: 'Method not allowed: /graphql takes GET (queries only) and POST',
+  406: 'Not acceptable: /graphql answers application/graphql-response+json or application/json',
+  413: 'Request body is too large',
+  415: 'Unsupported media type: POST bodies must be application/json',
+  500: MASKED_MESSAGE,
+};
+
+function transportErrorBody(message: string): string {
+  return JSON.stringify({ error: message, errors: [{ message }] });
+}
+
 function sendErrors(res: Response, status: number, message: string): void {
   res.status(status).setHeader('Content-Type', JSON_TYPE);
-  res.end(JSON.stringify({ errors: [{ message }] }));
+  res.end(status in TRANSPORT_ERRORS ? transportErrorBody(message) : JSON.stringify({ errors: [{ message }] }));
 }
 
 /** Errors of the shared body reader (413, 415, 400) as GraphQL-shaped responses. */
@@ -111,7 +128,8 @@ export function graphqlEndpoint({ store, config, logger, resolvers }: GraphqlEnd
   async function respond(req: Request, res: Response): Promise<void> {
     const context: HookContext = { requestId: String(res.locals.requestId ?? ''), executedWithoutData: false };
     const request: GraphqlHttpRequest<Request, HookContext> = {
-      method: req.method,
+      // HEAD works wherever GET does: it runs as the GET, and Node sends the headers without the body.
+      method: req.method === 'HEAD' ? 'GET' : req.method,
       url: req.originalUrl,
       headers: req.headers,
       body: typeof req.body === 'string' ? req.body : null,
@@ -119,11 +137,16 @@ export function graphqlEndpoint({ store, config, logger, resolvers }: GraphqlEnd
       context,
     };
     const [handled, init] = await handle(request);
-    const body = context.result !== undefined && handled === PLACEHOLDER_BODY ? JSON.stringify(context.result) : handled;
+    let body = context.result !== undefined && handled === PLACEHOLDER_BODY ? JSON.stringify(context.result) : handled;
     const headers = { ...(init.headers as Record<string, string> | undefined) };
-    // graphql-http sends its 405 for a mutation over GET as JSON without saying so.
-    if (body !== null && !headers['content-type']) headers['content-type'] = JSON_TYPE;
     let status = init.status ?? 200;
+    if (status in TRANSPORT_ERRORS) {
+      // graphql-http answers these with no body (or, for a mutation over GET, with `errors` only).
+      const given = body ? (JSON.parse(body) as { errors?: { message?: string }[] }).errors?.[0]?.message : undefined;
+      body = transportErrorBody(given ?? TRANSPORT_ERRORS[status]);
+      headers['content-type'] = JSON_TYPE;
+    }
+    if (body !== null && !headers['content-type']) headers['content-type'] = JSON_TYPE;
     if (status === 200 && context.executedWithoutData && headers['content-type']?.startsWith('application/graphql-response+json')) status = 400;
     res.writeHead(status, headers).end(body);
   }

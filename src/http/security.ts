@@ -3,13 +3,13 @@ import helmet from 'helmet';
 import type { Config } from '../config';
 import { ApiError, sendError } from '../rest/errors';
 import type { RouteTable } from '../rest/routes';
+import { NON_REST_ROUTES } from './non-rest-routes';
 import { RateLimiter } from './rate-limit';
 
 /** Response headers a cross-origin script may read. */
 const EXPOSED_HEADERS = 'Location, Link, X-Total-Count, X-Request-Id, Retry-After';
 /** Request headers a cross-origin script may send (beyond the CORS-safelisted ones). */
 const ALLOWED_HEADERS = 'Content-Type, Accept, X-Request-Id';
-const ANY_METHOD = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'];
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
 /** Helmet, configured for an API: the source of truth for the header values. */
@@ -55,8 +55,8 @@ export function apiSecurityHeaders(): RequestHandler {
 
 /**
  * CORS with an allow-list (`*` allows any origin, the default for local use). Simple requests from an
- * allowed origin get `Access-Control-Allow-Origin`; preflights also get the methods the spec gives for
- * the path. Known paths' preflights continue to the OPTIONS handler (204 + Allow); others end here.
+ * allowed origin get `Access-Control-Allow-Origin`; preflights also get the methods the path answers
+ * and continue to the path's OPTIONS handler (204 + Allow); an unknown path's preflight is its 404.
  * A disallowed origin gets no CORS headers, so the browser keeps the response from the script.
  */
 export function cors(origins: Config['corsOrigins'], routes: RouteTable): RequestHandler {
@@ -65,20 +65,24 @@ export function cors(origins: Config['corsOrigins'], routes: RouteTable): Reques
   return (req, res, next) => {
     if (!anyOrigin) res.vary('Origin');
     const origin = req.headers.origin;
-    if (typeof origin !== 'string' || !(anyOrigin || allowList.has(origin.toLowerCase()))) return next();
-    res.setHeader('Access-Control-Allow-Origin', anyOrigin ? '*' : origin);
-    const preflight = req.method === 'OPTIONS' && typeof req.headers['access-control-request-method'] === 'string';
-    if (!preflight) {
+    // With `*` every answer carries the CORS headers (a plain OPTIONS too, Origin or not); with an
+    // allow-list only answers to an allowed Origin do.
+    if (!anyOrigin && (typeof origin !== 'string' || !allowList.has(origin.toLowerCase()))) return next();
+    res.setHeader('Access-Control-Allow-Origin', anyOrigin ? '*' : (origin as string));
+    if (req.method !== 'OPTIONS') {
       res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
       return next();
     }
-    const route = routes.match(req.path);
-    const methods = route ? [...new Set([...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])] : ANY_METHOD;
-    res.setHeader('Access-Control-Allow-Methods', methods.join(', '));
-    res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
-    res.setHeader('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS);
-    if (route) return next();
-    res.status(204).end();
+    // Preflight: the methods this path really answers (the spec's, or the GraphQL/docs routes'),
+    // then on to the path's own OPTIONS handler (204 + Allow). Unknown paths go on to their 404.
+    const methods = routes.match(req.path)?.methods ?? NON_REST_ROUTES[req.path];
+    if (methods) {
+      const all = [...new Set([...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])];
+      res.setHeader('Access-Control-Allow-Methods', all.join(', '));
+      res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+      res.setHeader('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS);
+    }
+    next();
   };
 }
 

@@ -62,7 +62,7 @@ describe('POST /graphql status codes (GraphQL over HTTP)', () => {
     const query = `mutation { addTodo(title: "${'x'.repeat(900)}") { id } } # ${'pad'.repeat(100)}`;
     const res = await http.post('/graphql').set('Accept', GRAPHQL_RESPONSE).send({ query });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ errors: [{ message: 'Request body is larger than 1024 bytes' }] });
+    expect(res.body).toEqual({ error: 'Request body is larger than 1024 bytes', errors: [{ message: 'Request body is larger than 1024 bytes' }] });
     expect((await store.todos.list()).total).toBe(3);
   });
 
@@ -94,3 +94,27 @@ describe('POST /graphql status codes (GraphQL over HTTP)', () => {
     expect(res.body).toEqual({ errors: [{ message: 'Missing query' }] });
   });
 });
+
+describe('/graphql outside GraphQL execution: the service JSON error format, HEAD like GET', () => {
+  it.each(['put', 'delete', 'patch'] as const)('when %s is sent, then it answers 405 JSON {error, errors} with Allow', async (method) => {
+    const { http } = makeGqlApp();
+    const res = await http[method]('/graphql').expect(405).expect('Content-Type', /application\/json/);
+    expect(res.headers.allow).toBe('GET, POST');
+    expect(res.body).toEqual({ error: expect.stringMatching(/Method not allowed/), errors: [{ message: res.body.error }] });
+  });
+
+  it('when a POST body is not JSON, then it answers 415 JSON {error, errors}', async () => {
+    const { http } = makeGqlApp();
+    const res = await http.post('/graphql').set('Content-Type', 'text/plain').send('{ books { id } }').expect(415);
+    expect(res.body).toEqual({ error: expect.stringMatching(/Unsupported media type/), errors: [{ message: res.body.error }] });
+  });
+
+  it('when HEAD asks for a query, then it answers as GET does, with the headers and no body', async () => {
+    const { http } = makeGqlApp();
+    const get = await http.get('/graphql').query({ query: '{ books { id } }' }).expect(200);
+    const head = await http.head('/graphql').query({ query: '{ books { id } }' }).expect(200);
+    expect(head.headers['content-type']).toBe(get.headers['content-type']);
+    expect(head.text ?? '').toBe('');
+  });
+});
+

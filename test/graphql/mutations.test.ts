@@ -82,7 +82,8 @@ describe('Changes only through mutation', () => {
     const res = await http.get('/graphql').query({ query: 'mutation { addTodo(title: "via GET") { id } }' });
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe('POST');
-    expect(res.body).toEqual({ errors: [{ message: 'Cannot perform mutations over GET' }] });
+    // The service's JSON error object (405 everywhere is JSON), with graphql-http's message as `errors` too.
+    expect(res.body).toEqual({ error: 'Cannot perform mutations over GET', errors: [{ message: 'Cannot perform mutations over GET' }] });
     expect(await snapshot(store)).toEqual(before);
   });
 });

@@ -80,7 +80,24 @@ describe('CORS allow-list', () => {
   it('when a preflight targets a path outside the REST spec (e.g. /graphql), then an allowed origin still gets 204', async () => {
     const { http } = makeApp();
     const res = await http.options('/graphql').set('Origin', 'https://x.example').set('Access-Control-Request-Method', 'POST').expect(204);
-    expect(res.headers['access-control-allow-methods']).toMatch(/POST/);
+    expect(res.headers['access-control-allow-methods']).toBe('GET, POST, HEAD, OPTIONS');
+    expect(res.headers.allow).toBe('GET, POST');
+  });
+
+  it('when a preflight targets an unknown path, then it is that path\'s 404, not a 204', async () => {
+    const { http } = makeApp();
+    const res = await http.options('/nope').set('Origin', 'https://x.example').set('Access-Control-Request-Method', 'GET').expect(404);
+    expect(res.body).toEqual({ error: expect.any(String) });
+    expect(res.headers['access-control-allow-methods']).toBeUndefined();
+  });
+
+  it('when OPTIONS comes without an Origin (CORS_ORIGINS=*), then the 204 still carries Allow and the CORS headers', async () => {
+    const { http } = makeApp();
+    const res = await http.options('/books/1').expect(204);
+    expect(res.headers.allow).toBe('GET, PUT, DELETE');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-methods']).toBe('GET, PUT, DELETE, HEAD, OPTIONS');
+    expect(res.headers['access-control-allow-headers']).toMatch(/Content-Type/);
   });
 });
 
