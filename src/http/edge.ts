@@ -4,11 +4,6 @@ import { ApiError } from '../rest/errors';
 import { readTextBody } from './body';
 import type { RouteTable } from '../rest/routes';
 
-/** Methods that are not in the spec but answered for every path that exists. */
-function allowHeader(methods: readonly string[]): string {
-  return methods.join(', ');
-}
-
 /**
  * HEAD and OPTIONS, before the validator (which knows neither):
  * - HEAD on a path with GET runs the GET; Node drops the body and keeps the headers.
@@ -20,7 +15,7 @@ export function headAndOptions(routes: RouteTable): RequestHandler {
     const route = routes.match(req.path);
     if (!route) return next();
     if (req.method === 'OPTIONS') {
-      res.setHeader('Allow', allowHeader(route.methods));
+      res.setHeader('Allow', route.allow);
       res.status(204).end();
       return;
     }

@@ -115,12 +115,16 @@ export function toApiError(err: unknown, bodyLimit: number): { error: ApiError; 
   return { error: new ApiError(500, GENERIC[500]), unexpected: true };
 }
 
+/** One line, no control characters (a path or language code may carry %00 or a newline). */
+export function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+}
+
 /** Writes an error in the given format: `{"error": ...}` JSON, or a one-line text/plain message. */
 export function sendError(res: Response, format: 'json' | 'text', error: ApiError): void {
   if (error.headers) res.set(error.headers);
   res.status(error.status);
-  // One line, no control characters (a path or language code may carry %00 or a newline).
-  const message = error.message.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  const message = oneLine(error.message);
   if (format === 'text') {
     res.type('text/plain; charset=utf-8').send(message);
   } else {
@@ -145,7 +149,7 @@ export function errorHandler(routes: RouteTable, logger: Logger, bodyLimit: numb
     // (the same as OPTIONS), whatever order the validator's own header used.
     const answer =
       error.status === 405 && route
-        ? new ApiError(405, error.message, error.details, { ...error.headers, Allow: route.methods.join(', ') })
+        ? new ApiError(405, error.message, error.details, { ...error.headers, Allow: route.allow })
         : error;
     sendError(res, route?.errorFormat ?? 'json', answer);
   };

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { ApiError } from './errors';
+import { ApiError, oneLine } from './errors';
 import type { OperationInfo, Route, RouteTable } from './routes';
 import type { HandlerInput, Handlers, OperationId, RestContext } from './types';
 
@@ -92,8 +92,8 @@ function writeResult(res: Response, op: OperationInfo, result: AnyResult): void 
   if (result.body === undefined || !media) {
     res.status(result.status).end();
   } else if (media === 'text/plain') {
-    // Plain-text answers are one line, whatever a handler echoed back.
-    res.status(result.status).type('text/plain; charset=utf-8').send(String(result.body).replace(/[\r\n]+/g, ' '));
+    // Plain-text answers are one line, whatever a handler echoed back: the same rule as sendError's.
+    res.status(result.status).type('text/plain; charset=utf-8').send(oneLine(String(result.body)));
   } else {
     res.status(result.status).json(result.body);
   }

@@ -28,8 +28,10 @@ export interface Route {
   regex: RegExp;
   /** The template's parameter names, in the order of `regex`'s capture groups. */
   paramNames: string[];
-  /** Upper-case methods in the spec's order: the `Allow` header. */
+  /** Upper-case methods in the spec's order. */
   methods: string[];
+  /** The `Allow` header for this path (405 and OPTIONS): `methods`, comma-separated. */
+  allow: string;
   operations: Record<string, OperationInfo>;
   /** The family's error format, from the media type of the 4xx responses the spec declares. */
   errorFormat: ErrorFormat;
@@ -88,6 +90,7 @@ export class RouteTable {
         regex: new RegExp(`^${pattern}/?$`),
         paramNames: [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
         methods: Object.keys(operations),
+        allow: Object.keys(operations).join(', '),
         operations,
         errorFormat: formats.has('text') ? 'text' : 'json',
       };
