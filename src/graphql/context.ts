@@ -3,7 +3,7 @@ import type { Store } from '../store/types';
 import { createLoaders, type Loaders } from './loaders';
 
 /**
- * What every resolver receives as its context: built anew for each request, so the DataLoaders'
+ * What every resolver receives as its context: built anew for each request, so the loaders'
  * batches and caches never outlive one operation. (A type alias, not an interface: graphql-http
  * wants a context assignable to `Record<PropertyKey, unknown>`.)
  */

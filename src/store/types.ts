@@ -27,6 +27,9 @@ export interface CommentRecord {
   body: string;
 }
 
+/** A value, or a promise of it: what a store may answer where answering synchronously pays off. */
+export type MaybePromise<T> = T | Promise<T>;
+
 export interface Page {
   limit?: number;
   offset?: number;
@@ -57,8 +60,12 @@ export interface Collection<T extends { id: number }> {
 
 /** A collection whose records belong to a parent record (posts to users, comments to posts). */
 export interface ChildCollection<T extends { id: number }, K extends keyof T> extends Collection<T> {
-  /** All records whose `parentKey` is one of `parentIds`, in id order: one storage call for a batch. */
-  listByParents(parentIds: readonly number[]): Promise<T[]>;
+  /**
+   * All records whose `parentKey` is one of `parentIds`, in id order: one storage call for a batch.
+   * A store that has them at hand answers synchronously (the memory store does): GraphQL's nested
+   * lists then resolve without a promise per object (src/graphql/loaders.ts).
+   */
+  listByParents(parentIds: readonly number[]): MaybePromise<T[]>;
   readonly parentKey: K;
 }
 

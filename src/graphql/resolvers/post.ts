@@ -1,6 +1,6 @@
 import type { PostResolvers } from '../../../generated/graphql';
 
-/** `parent` is the stored PostRecord; its comments come through the request's batch loader. */
+/** `parent` is the stored PostRecord; its comments load with its siblings' (one storage call per group). */
 export const Post: PostResolvers = {
-  comments: (post, _args, { loaders }) => loaders.commentsByPost.load(post.id),
+  comments: (post, _args, { loaders }) => loaders.commentsOf(post),
 };

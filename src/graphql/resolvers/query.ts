@@ -7,7 +7,8 @@ export const Query: QueryResolvers = {
     const key = storageId(id);
     return key === undefined ? null : ((await store.users.get(key)) ?? null);
   },
-  users: async (_parent, _args, { store }) => (await store.users.list()).items,
+  // The users are one sibling group: their posts load in one storage call.
+  users: async (_parent, _args, { store, loaders }) => loaders.users((await store.users.list()).items),
   book: async (_parent, { id }, { store }) => {
     const key = storageId(id);
     return key === undefined ? null : ((await store.books.get(key)) ?? null);

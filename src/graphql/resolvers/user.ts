@@ -1,6 +1,6 @@
 import type { UserResolvers } from '../../../generated/graphql';
 
-/** `parent` is the stored UserRecord; its posts come through the request's batch loader. */
+/** `parent` is the stored UserRecord; its posts load with its siblings' (one storage call per group). */
 export const User: UserResolvers = {
-  posts: (user, _args, { loaders }) => loaders.postsByUser.load(user.id),
+  posts: (user, _args, { loaders }) => loaders.postsOf(user),
 };

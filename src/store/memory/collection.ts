@@ -100,7 +100,8 @@ export class MemoryChildCollection<T extends { id: number }, K extends keyof T>
     super(seed);
   }
 
-  async listByParents(parentIds: readonly number[]): Promise<T[]> {
+  /** Synchronous (see ChildCollection): the records are in memory. */
+  listByParents(parentIds: readonly number[]): T[] {
     const wanted = new Set<unknown>(parentIds);
     const out: T[] = [];
     for (const record of this.records.values()) {

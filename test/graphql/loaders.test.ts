@@ -1,0 +1,59 @@
+import { createLoaders } from '../../src/graphql/loaders';
+import { createMemoryStore } from '../../src/store/memory';
+import { loadSeed } from '../../src/store/seed';
+import type { PostRecord, Store } from '../../src/store/types';
+import { countingStore } from './support';
+
+function store(): { store: Store; calls: string[] } {
+  return countingStore(createMemoryStore(loadSeed('default')));
+}
+
+describe('GraphQL loaders (sibling groups)', () => {
+  it('when the store answers synchronously, then the nested lists are plain arrays, not promises, one storage call per level', async () => {
+    const { store: counted, calls } = store();
+    const loaders = createLoaders(counted);
+    const users = loaders.users((await counted.users.list()).items);
+    const posts = users.map((user) => loaders.postsOf(user));
+    expect(posts.every(Array.isArray)).toBe(true);
+    const comments = (posts as PostRecord[][]).flat().map((post) => loaders.commentsOf(post));
+    expect(comments.every(Array.isArray)).toBe(true);
+    expect(calls).toEqual(['users.list', 'posts.listByParents', 'comments.listByParents']);
+    users.forEach((user, i) => expect((posts[i] as PostRecord[]).every((post) => post.userId === user.id)).toBe(true));
+    expect((posts as PostRecord[][]).flat()).toHaveLength((await counted.posts.list()).total);
+  });
+
+  it('when the store answers with promises, then every member of a group waits for the same single call', async () => {
+    const { store: counted, calls } = store();
+    const real = counted.posts;
+    const asyncPosts = Object.assign(Object.create(real), { listByParents: async (ids: readonly number[]) => real.listByParents(ids) });
+    const loaders = createLoaders({ ...counted, posts: asyncPosts });
+    const users = loaders.users((await counted.users.list()).items);
+    const posts = await Promise.all(users.map((user) => loaders.postsOf(user)));
+    expect(calls.filter((c) => c === 'posts.listByParents')).toHaveLength(1);
+    users.forEach((user, i) => expect(posts[i].every((post) => post.userId === user.id)).toBe(true));
+    expect(posts.flat()).toHaveLength((await counted.posts.list()).total);
+  });
+
+  it('when a parent was not returned in a list, then it is a group of one', async () => {
+    const { store: counted, calls } = store();
+    const loaders = createLoaders(counted);
+    const user = (await counted.users.get(1))!;
+    expect((loaders.postsOf(user) as PostRecord[]).every((p) => p.userId === 1)).toBe(true);
+    expect(loaders.postsOf(user)).toBe(loaders.postsOf(user));
+    expect(calls.filter((c) => c === 'posts.listByParents')).toHaveLength(1);
+  });
+
+  it('when loading a group fails, then every member sees the error and the store is asked once', async () => {
+    const { store: counted, calls } = store();
+    const failing = Object.assign(Object.create(counted.posts), {
+      listByParents: () => {
+        calls.push('posts.listByParents');
+        throw new Error('storage down');
+      },
+    });
+    const loaders = createLoaders({ ...counted, posts: failing });
+    const users = loaders.users((await counted.users.list()).items);
+    for (const user of users) expect(() => loaders.postsOf(user)).toThrow('storage down');
+    expect(calls.filter((c) => c === 'posts.listByParents')).toHaveLength(1);
+  });
+});
