@@ -21,6 +21,10 @@ export interface Config {
     maxTokens: number;
     /** Parsed-and-validated documents kept for reuse. */
     documentCacheSize: number;
+    /** Compiled query operations kept (graphql-jit); 0 runs every operation with graphql-js. */
+    compiledCacheSize: number;
+    /** Runs of a cached query document with graphql-js before it is compiled. */
+    compileAfter: number;
   };
   /** How long shutdown waits for in-flight requests before closing them. */
   shutdownTimeoutMs: number;
@@ -123,6 +127,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 30, 0, 100000),
       maxTokens: integer(env, 'GRAPHQL_MAX_TOKENS', 5000, 10, 1000000),
       documentCacheSize: integer(env, 'GRAPHQL_DOCUMENT_CACHE_SIZE', 500, 0, 100000),
+      compiledCacheSize: integer(env, 'GRAPHQL_COMPILED_CACHE_SIZE', 100, 0, 10000),
+      compileAfter: integer(env, 'GRAPHQL_COMPILE_AFTER', 1, 0, 1000000),
     },
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10000, 0, 600000),
     workers: integer(env, 'WORKERS', 1, 1, 64),

@@ -12,7 +12,7 @@ describe('loadConfig defaults', () => {
       seed: 'default',
       databaseUrl: undefined,
       validateResponses: false,
-      graphql: { maxDepth: 10, maxAliases: 30, maxTokens: 5000 },
+      graphql: { maxDepth: 10, maxAliases: 30, maxTokens: 5000, documentCacheSize: 500, compiledCacheSize: 100, compileAfter: 1 },
     });
   });
 
@@ -30,9 +30,11 @@ describe('loadConfig defaults', () => {
       DATABASE_URL: 'postgres://u:p@localhost/db',
       VALIDATE_RESPONSES: 'yes',
       GRAPHQL_MAX_DEPTH: '5',
+      GRAPHQL_COMPILED_CACHE_SIZE: '0',
+      GRAPHQL_COMPILE_AFTER: '3',
     });
     expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', logLevel: 'warn', bodyLimit: 1024 * 1024, seed: 'empty', validateResponses: true });
-    expect(config.graphql.maxDepth).toBe(5);
+    expect(config.graphql).toMatchObject({ maxDepth: 5, compiledCacheSize: 0, compileAfter: 3 });
     expect(loadConfig({ SEED: 'my-seed.json' }).seed).toBe(path.resolve('my-seed.json'));
     expect(loadConfig({ BODY_LIMIT: '2048' }).bodyLimit).toBe(2048);
     expect(loadConfig({ PORT: '0' }).port).toBe(0);
@@ -59,6 +61,8 @@ describe('loadConfig rejects bad values with a ConfigError naming the variable',
     ['GRAPHQL_MAX_DEPTH', '0'],
     ['GRAPHQL_MAX_ALIASES', 'x'],
     ['GRAPHQL_MAX_TOKENS', '5'],
+    ['GRAPHQL_COMPILED_CACHE_SIZE', '-1'],
+    ['GRAPHQL_COMPILE_AFTER', 'often'],
     ['SHUTDOWN_TIMEOUT_MS', 'soon'],
   ])('when %s=%s, then it throws a ConfigError that names %s', (name, value) => {
     let thrown: unknown;

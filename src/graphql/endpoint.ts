@@ -10,6 +10,7 @@ import { ApiError } from '../rest/errors';
 import type { Store } from '../store/types';
 import { createContext, type GraphQLContext } from './context';
 import { documentPreparer } from './document-cache';
+import { createExecutor } from './execution';
 import { aliasLimit, depthLimit } from './limits';
 import { maskErrors, MASKED_MESSAGE } from './masking';
 import { buildSchema } from './schema';
@@ -92,11 +93,18 @@ function isJson(req: Request): boolean {
  */
 export function graphqlEndpoint({ store, config, logger, resolvers }: GraphqlEndpointDeps): RequestHandler {
   const schema = buildSchema(resolvers);
-  const { maxDepth, maxAliases, maxTokens, documentCacheSize } = config.graphql;
+  const { maxDepth, maxAliases, maxTokens, documentCacheSize, compiledCacheSize, compileAfter } = config.graphql;
   const documents = documentPreparer(schema, [depthLimit(maxDepth), aliasLimit(maxAliases)], { maxTokens, maxNesting: maxDepth + NESTING_ALLOWANCE, cacheSize: documentCacheSize });
+  // Hot queries run compiled; graphql-js answers everything else, and any result with errors.
+  const executor = createExecutor(schema, {
+    cacheSize: compiledCacheSize,
+    compileAfter,
+    onCompiled: (operationName) => logger.debug('graphql operation compiled', { operationName }),
+  });
 
   const handle = createHandler<Request, HookContext, GraphQLContext>({
     schema,
+    execute: executor.execute,
     onSubscribe: (req, params) => {
       const document = documents.prepare(params.query);
       if (!('kind' in document)) return document;

@@ -2,17 +2,22 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { serverAudits } from 'graphql-http';
 import { makeApp } from '../support/app';
+import { limits } from './support';
 
 /**
  * graphql-http's own GraphQL-over-HTTP conformance audits, run over real HTTP against the service
  * listening on an ephemeral port. Every audit (MUST, SHOULD and MAY) must pass.
  */
-describe('GraphQL over HTTP audits (graphql-http serverAudits)', () => {
+/** Run twice: as first runs (graphql-js) and with every query compiled from its first run (graphql-jit). */
+describe.each([
+  { mode: 'first run: graphql-js', compileAfter: 1 },
+  { mode: 'hot: compiled', compileAfter: 0 },
+])('GraphQL over HTTP audits (graphql-http serverAudits), $mode', ({ compileAfter }) => {
   let server: Server;
   let url = '';
 
   beforeAll(async () => {
-    const { app } = makeApp();
+    const { app } = makeApp({ config: limits({ compileAfter }) });
     server = await new Promise<Server>((resolve) => {
       const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
     });
