@@ -24,7 +24,7 @@ const HELP = `Options (flags win over BENCH_* environment variables):
   --warmup=S            warm-up seconds per server per workload (default 2)
   --memory-seconds=S    mixed load for the RSS check (BENCH_MEMORY_SECONDS, default 60)
   --profile-seconds=S   load while profiling each workload (default 10)
-  --profile=id,id       workloads to profile (default get-book,post-book)
+  --profile=id,id       workloads to profile (default get-book,post-book,gql-nested)
   --only=id,id          only these workloads (${WORKLOADS.map((w) => w.id).join(', ')})
   --no-profile --no-memory --no-write (do not regenerate BENCHMARKS.md)
   --render=FILE         only regenerate BENCHMARKS.md from a results.json of an earlier run`;
@@ -57,7 +57,7 @@ function parseArgs(argv) {
     profileSeconds: num('profile-seconds', 'BENCH_PROFILE_SECONDS', 10, 3),
     only: typeof flags.only === 'string' ? flags.only.split(',') : undefined,
     profile: !flags['no-profile'],
-    profileIds: typeof flags.profile === 'string' ? flags.profile.split(',') : ['get-book', 'post-book'],
+    profileIds: typeof flags.profile === 'string' ? flags.profile.split(',') : ['get-book', 'post-book', 'gql-nested'],
     memory: !flags['no-memory'],
     write: !flags['no-write'],
     render: typeof flags.render === 'string' ? flags.render : undefined,

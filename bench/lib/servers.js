@@ -14,8 +14,20 @@ const KINDS = {
   service: { label: 'this service', script: path.join(ROOT, 'dist', 'src', 'server.js'), ready: '/health' },
   bare: { label: 'node:http', script: path.join(ROOT, 'bench', 'servers', 'bare.js'), ready: '/books' },
   express: { label: 'express 5 route', script: path.join(ROOT, 'bench', 'servers', 'express.js'), ready: '/books' },
+  'express-classes': {
+    label: 'express 5 route + app classes',
+    script: path.join(ROOT, 'bench', 'servers', 'express.js'),
+    env: { APP_CLASSES: '1' },
+    ready: '/books',
+  },
   'json-server': { label: 'json-server', script: path.join(ROOT, 'bench', 'servers', 'json-server.js'), ready: '/books' },
   yoga: { label: 'GraphQL Yoga', script: path.join(ROOT, 'bench', 'servers', 'yoga.js'), ready: '/graphql?query=%7B__typename%7D' },
+  'yoga-jit': {
+    label: 'GraphQL Yoga + graphql-jit',
+    script: path.join(ROOT, 'bench', 'servers', 'yoga.js'),
+    env: { YOGA_JIT: '1' },
+    ready: '/graphql?query=%7B__typename%7D',
+  },
 };
 
 function hasTaskset() {
@@ -71,12 +83,13 @@ async function waitReady(url, child, stderr) {
  * Starts one server. `kind` is a key of KINDS; the environment is built from scratch so the
  * service runs with its defaults (plus LOG_LEVEL=info, stdout to /dev/null).
  */
-async function startServer(kind, { seedFile, cpu, nodeArgs = [], extraEnv = {} }) {
-  const def = KINDS[kind];
+async function startServer(kind, { seedFile, cpu, nodeArgs = [], extraEnv = {}, script, label }) {
+  // `script`/`label` override the kind's (bench/compare.js starts other builds of the service).
+  const def = { ...KINDS[kind], ...(script && { script }), ...(label && { label }) };
   const port = await freePort();
   // NODE_ENV=production for every server, as `npm start` runs this service (graphql-js and Yoga skip
   // their development checks; express and json-server behave the same either way).
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', SEED: seedFile, ...extraEnv };
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', SEED: seedFile, ...def.env, ...extraEnv };
   const child = spawnPinned(cpu, nodeArgs, def.script, env);
   let err = '';
   child.stderr.on('data', (d) => {

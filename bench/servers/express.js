@@ -1,6 +1,9 @@
 'use strict';
 // A plain express 5 app: the same routes and JSON, no middleware except express.json() on the
-// routes that take a body.
+// routes that take a body. With APP_CLASSES=1 its server builds requests and responses with the app's
+// prototypes, as the service's does (src/http/http-server.ts): the same express, minus the
+// per-request Object.setPrototypeOf (expressjs/express#5998).
+const http = require('node:http');
 const express = require('express');
 const { loadRecords, settings } = require('./data');
 
@@ -29,4 +32,16 @@ app.put('/tasks/:id', express.json(), (req, res) => {
   const task = db.updateTask(Number(req.params.id), req.body ?? {});
   return task ? res.json(task) : notFound(res);
 });
-app.listen(port, host);
+if (process.env.APP_CLASSES === '1') {
+  function AppRequest(socket) {
+    http.IncomingMessage.call(this, socket);
+  }
+  AppRequest.prototype = app.request;
+  function AppResponse(req, options) {
+    http.ServerResponse.call(this, req, options);
+  }
+  AppResponse.prototype = app.response;
+  http.createServer({ IncomingMessage: AppRequest, ServerResponse: AppResponse }, app).listen(port, host);
+} else {
+  app.listen(port, host);
+}
