@@ -205,6 +205,16 @@ export function storeContract(makeStore: (seed: SeedData) => Promise<Store>): vo
       const post = await store.posts.create({ userId: 1, title: 'Sketch', body: 'Text' });
       expect((await store.posts.listByParents([1])).map((p) => p.id)).toEqual([2, post.id]);
     });
+
+    it('when a child is updated, moved to another parent or deleted, then each parent lists exactly its current children', async () => {
+      await store.posts.update(2, { title: 'Renamed' });
+      expect(await store.posts.listByParents([1])).toEqual([expect.objectContaining({ id: 2, title: 'Renamed' })]);
+      await store.posts.update(1, { userId: 1 });
+      expect((await store.posts.listByParents([1])).map((p) => p.id)).toEqual([1, 2]);
+      expect((await store.posts.listByParents([2])).map((p) => p.id)).not.toContain(1);
+      await store.posts.delete(2);
+      expect((await store.posts.listByParents([1, 1])).map((p) => p.id)).toEqual([1]);
+    });
   });
 
   it('when ping is called on a reachable store, then it resolves', async () => {

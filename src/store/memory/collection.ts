@@ -69,6 +69,7 @@ export class MemoryCollection<T extends { id: number }> implements Collection<T>
     // id first, as every response shows it; then forced, so a stray `id` in data can never win.
     const record = frozenCopy(Object.assign({ id: this.lastId }, data, { id: this.lastId }) as T);
     this.records.set(record.id, record);
+    this.stored(record);
     return record;
   }
 
@@ -81,32 +82,61 @@ export class MemoryCollection<T extends { id: number }> implements Collection<T>
     }
     const stored = frozenCopy(next);
     this.records.set(id, stored);
+    this.stored(stored, current);
     return stored;
   }
 
   async delete(id: number): Promise<boolean> {
-    return this.records.delete(id);
+    const current = this.records.get(id);
+    if (!current) return false;
+    this.records.delete(id);
+    this.removed(current);
+    return true;
   }
+
+  /** Called in the same synchronous step as a write, for indexes kept beside `records`. */
+  protected stored(_record: T, _previous?: T): void {}
+
+  protected removed(_record: T): void {}
 }
 
 export class MemoryChildCollection<T extends { id: number }, K extends keyof T>
   extends MemoryCollection<T>
   implements ChildCollection<T, K>
 {
+  /** Parent id -> its children by id: a batch costs the children it returns, not a scan of the collection. */
+  private readonly byParent = new Map<T[K], Map<number, T>>();
+
   constructor(
     readonly parentKey: K,
     seed: readonly T[] = [],
   ) {
     super(seed);
+    for (const record of this.records.values()) this.stored(record);
   }
 
   /** Synchronous (see ChildCollection): the records are in memory. */
   listByParents(parentIds: readonly number[]): T[] {
-    const wanted = new Set<unknown>(parentIds);
     const out: T[] = [];
-    for (const record of this.records.values()) {
-      if (wanted.has(record[this.parentKey])) out.push(record);
+    for (const parentId of new Set(parentIds)) {
+      const children = this.byParent.get(parentId as T[K]);
+      if (children) for (const child of children.values()) out.push(child);
     }
-    return out;
+    // In id order, as the interface promises (a run already in order costs one pass).
+    return out.sort((a, b) => a.id - b.id);
+  }
+
+  protected override stored(record: T, previous?: T): void {
+    if (previous && previous[this.parentKey] !== record[this.parentKey]) this.removed(previous);
+    const parent = record[this.parentKey];
+    let children = this.byParent.get(parent);
+    if (!children) this.byParent.set(parent, (children = new Map()));
+    children.set(record.id, record);
+  }
+
+  protected override removed(record: T): void {
+    const children = this.byParent.get(record[this.parentKey]);
+    children?.delete(record.id);
+    if (children?.size === 0) this.byParent.delete(record[this.parentKey]);
   }
 }
