@@ -196,7 +196,8 @@ async function main() {
     versions: {
       'this service': require(path.join(ROOT, 'package.json')).version,
       express: version('express'), 'express-openapi-validator': version('express-openapi-validator'), 'json-server': version('json-server'),
-      'graphql-yoga': version('graphql-yoga'), graphql: version('graphql'), 'graphql-http': version('graphql-http'), autocannon: version('autocannon'),
+      'graphql-yoga': version('graphql-yoga'), graphql: version('graphql'), 'graphql-http': version('graphql-http'), 'graphql-jit': version('graphql-jit'),
+      '@envelop/graphql-jit': version('@envelop/graphql-jit'), autocannon: version('autocannon'),
     },
     rows, memory, profiles,
   };

@@ -107,7 +107,10 @@ Run: ${res.finishedAt} · mode: ${res.settings.mode} · ${res.settings.rounds} r
 - ${Object.entries(res.versions).map(([k, v]) => `${k} ${v}`).join(' · ')}
 - This service: \`NODE_ENV=production node dist/src/server.js\` (as \`npm start\`), default settings, \`LOG_LEVEL=info\` with stdout
   to /dev/null (request logging on, request validation on, security headers on), seeded with \`SEED=<generated file>\`.
-  Peers: \`bench/servers/*.js\` on the same seed file, also with \`NODE_ENV=production\`.
+  Peers: \`bench/servers/*.js\` on the same seed file, also with \`NODE_ENV=production\`. Two of them are given the
+  service's engine tricks, to show what those buy: *express 5 route + app classes* is the plain express route on a
+  server that builds requests with express's prototypes (\`APP_CLASSES=1\`), and *GraphQL Yoga + graphql-jit* is Yoga
+  with envelop's graphql-jit plugin (\`YOGA_JIT=1\`). Builds of the service are compared with \`node bench/compare.js A B\`.
 
 ## Service versus peers
 
