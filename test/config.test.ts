@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig, testConfig } from '../src/config';
 
@@ -74,5 +75,20 @@ describe('loadConfig rejects bad values with a ConfigError naming the variable',
     expect(thrown).toBeInstanceOf(ConfigError);
     expect((thrown as Error).message).toContain(name);
     expect((thrown as Error).message).not.toMatch(/\n/);
+  });
+});
+
+describe('every setting is documented', () => {
+  const read = (file: string) => readFileSync(path.join(__dirname, '..', file), 'utf8');
+  // The variable names src/config.ts reads: integer(env, 'NAME', ...), bool(env, 'NAME', ...), env.NAME.
+  const settings = [...read('src/config.ts').matchAll(/env, '([A-Z_]+)'|env\.([A-Z_]+)/g)].map((m) => m[1] ?? m[2]);
+
+  it('when src/config.ts reads a variable, then .env.example sets it and the README settings table lists it', () => {
+    expect(settings.length).toBeGreaterThan(20);
+    const example = new Set([...read('.env.example').matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]));
+    const readme = read('README.md');
+    for (const name of new Set(settings)) {
+      expect({ name, inEnvExample: example.has(name), inReadme: readme.includes(`| \`${name}\` |`) }).toEqual({ name, inEnvExample: true, inReadme: true });
+    }
   });
 });
