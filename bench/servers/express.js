@@ -2,7 +2,7 @@
 // A plain express 5 app: the same routes and JSON, no middleware except express.json() on the
 // routes that take a body. With APP_CLASSES=1 its server builds requests and responses with the app's
 // prototypes, as the service's does (src/http/http-server.ts): the same express, minus the
-// per-request Object.setPrototypeOf (expressjs/express#5998).
+// per-request Object.setPrototypeOf (expressjs/express#5998), with the service's own expressClasses.
 const http = require('node:http');
 const express = require('express');
 const { loadRecords, settings } = require('./data');
@@ -33,15 +33,9 @@ app.put('/tasks/:id', express.json(), (req, res) => {
   return task ? res.json(task) : notFound(res);
 });
 if (process.env.APP_CLASSES === '1') {
-  function AppRequest(socket) {
-    http.IncomingMessage.call(this, socket);
-  }
-  AppRequest.prototype = app.request;
-  function AppResponse(req, options) {
-    http.ServerResponse.call(this, req, options);
-  }
-  AppResponse.prototype = app.response;
-  http.createServer({ IncomingMessage: AppRequest, ServerResponse: AppResponse }, app).listen(port, host);
+  // The build `npm run bench` makes first (bench/run.js refuses to start without it).
+  const { expressClasses } = require('../../dist/src/http/http-server.js');
+  http.createServer(expressClasses(app), app).listen(port, host);
 } else {
   app.listen(port, host);
 }

@@ -9,7 +9,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import type { PromiseOrValue } from 'graphql/jsutils/PromiseOrValue';
+import { isPromise, type MaybePromise } from '../store/types';
 import { LruCache } from './document-cache';
 
 export interface CompiledExecutionOptions {
@@ -31,12 +31,8 @@ export interface ExecutionStats {
 }
 
 export interface Executor {
-  execute(args: ExecutionArgs): PromiseOrValue<ExecutionResult>;
+  execute(args: ExecutionArgs): MaybePromise<ExecutionResult>;
   readonly stats: ExecutionStats;
-}
-
-function isPromise<T>(value: PromiseOrValue<T>): value is Promise<T> {
-  return typeof (value as Promise<T> | undefined)?.then === 'function';
 }
 
 /**
@@ -99,7 +95,7 @@ export function createExecutor(schema: GraphQLSchema, options: CompiledExecution
         variables = coerced.coerced;
       }
       stats.compiledRuns += 1;
-      const answer = (result: ExecutionResult): PromiseOrValue<ExecutionResult> => {
+      const answer = (result: ExecutionResult): MaybePromise<ExecutionResult> => {
         if (result.errors === undefined && result.data) return result;
         stats.fallbacks += 1;
         return execute(args);

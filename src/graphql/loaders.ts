@@ -1,4 +1,4 @@
-import type { ChildCollection, CommentRecord, MaybePromise, PostRecord, Store, UserRecord } from '../store/types';
+import { isPromise, type ChildCollection, type CommentRecord, type MaybePromise, type PostRecord, type Store, type UserRecord } from '../store/types';
 
 /**
  * Per-request loading of the nested lists (`users { posts { comments } }`): one storage call per
@@ -23,10 +23,6 @@ export interface Loaders {
 type ByParent<C> = Map<number, C[]>;
 /** A group's children by parent id: ready, on the way, or the error loading them gave. */
 type Batch<C> = ByParent<C> | Promise<ByParent<C>> | { failed: unknown };
-
-function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
-  return typeof (value as Promise<T> | undefined)?.then === 'function';
-}
 
 /** The children of one kind of parent, loaded a group at a time and kept for the request. */
 class ChildrenLoader<C extends { id: number }, K extends keyof C> {

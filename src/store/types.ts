@@ -30,6 +30,11 @@ export interface CommentRecord {
 /** A value, or a promise of it: what a store may answer where answering synchronously pays off. */
 export type MaybePromise<T> = T | Promise<T>;
 
+/** Whether a MaybePromise is the promise (a thenable) rather than the value. */
+export function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
+  return typeof (value as Promise<T> | undefined)?.then === 'function';
+}
+
 export interface Page {
   limit?: number;
   offset?: number;
