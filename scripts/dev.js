@@ -9,76 +9,47 @@
 const { spawn, spawnSync } = require('node:child_process');
 const { existsSync, readFileSync, watch } = require('node:fs');
 const path = require('node:path');
-const { parse } = require('yaml');
-const { buildSchema, isObjectType, isInterfaceType, isInputObjectType, isEnumType } = require('graphql');
 
 const root = path.resolve(__dirname, '..');
 const outDir = path.join(root, 'dist', 'dev');
 const SPECS = ['openapi.yaml', 'schema.graphql'];
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const SPEC_KEYS = { 'openapi.yaml': 'openapi', 'schema.graphql': 'graphql' };
 const DEBOUNCE_MS = 250;
 const STOP_TIMEOUT_MS = 5000;
 
 const COLOR = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code) => (text) => (COLOR ? `\x1b[${code}m${text}\x1b[0m` : text);
-const [cyan, red, green] = [paint(36), paint(31), paint(32)];
+const [cyan, red, green, yellow] = [paint(36), paint(31), paint(32), paint(33)];
 const say = (msg) => process.stdout.write(`${cyan('[dev]')} ${msg}\n`);
 
-/** The contract as a set of comparable lines: operations and schema properties; types and fields. */
-function contractLines(file) {
-  const text = readFileSync(path.join(root, file), 'utf8');
-  const lines = new Set();
-  if (file === 'openapi.yaml') {
-    const doc = parse(text) ?? {};
-    for (const [p, item] of Object.entries(doc.paths ?? {})) {
-      for (const m of METHODS) {
-        if (!item?.[m]) continue;
-        const statuses = Object.keys(item[m].responses ?? {}).join(' ');
-        lines.add(`operation ${m.toUpperCase()} ${p} (${item[m].operationId}) -> ${statuses}`);
-      }
-    }
-    for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
-      lines.add(`schema ${name}`);
-      const required = new Set(schema?.required ?? []);
-      for (const [prop, def] of Object.entries(schema?.properties ?? {})) {
-        const type = def?.$ref ? def.$ref.split('/').pop() : [].concat(def?.type ?? 'any').join('|');
-        lines.add(`schema ${name}.${prop}: ${type}${required.has(prop) ? ' (required)' : ''}`);
-      }
-    }
-  } else {
-    const schema = buildSchema(text);
-    for (const type of Object.values(schema.getTypeMap())) {
-      if (type.name.startsWith('__')) continue;
-      lines.add(`type ${type.name}`);
-      if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
-        for (const field of Object.values(type.getFields())) {
-          const args = (field.args ?? []).map((a) => `${a.name}: ${a.type}`).join(', ');
-          lines.add(`field ${type.name}.${field.name}${args ? `(${args})` : ''}: ${field.type}`);
-        }
-      } else if (isEnumType(type)) {
-        for (const value of type.getValues()) lines.add(`enum ${type.name}.${value.name}`);
-      }
-    }
-  }
-  return lines;
-}
-
-/** Reads a spec's contract lines, or reports why it cannot (e.g. a half-typed edit). */
-function readContract(file) {
+/** The breaking-change gate's classifier (scripts/contract-diff/gate.ts), from this loop's own compile. */
+function loadGate() {
   try {
-    return { lines: contractLines(file) };
+    return require(path.join(outDir, 'scripts', 'contract-diff', 'gate.js'));
   } catch (err) {
     return { error: String(err.message ?? err).split('\n')[0] };
   }
 }
 
-function printContractDiff(file, before, after) {
-  const added = [...after].filter((l) => !before.has(l));
-  const removed = [...before].filter((l) => !after.has(l));
-  if (!added.length && !removed.length) return say(`${file}: no change to operations, types or fields (descriptions only?)`);
-  say(`${file} changed:`);
-  for (const l of removed) process.stdout.write(`  ${red(`- ${l}`)}\n`);
-  for (const l of added) process.stdout.write(`  ${green(`+ ${l}`)}\n`);
+function readSpec(file) {
+  try {
+    return readFileSync(path.join(root, file), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The gate's classification of what changed since the last generate: BREAKING, DANGEROUS, SAFE. */
+async function printContractDiff(gate, files, before, after) {
+  const result = await gate.checkContracts(before, after); // throws one line when a spec does not parse
+  say(`${files.join(' and ')} changed (classified by the contract gate against the last generate):`);
+  const color = { BREAKING: red, DANGEROUS: yellow, SAFE: green };
+  if (!result.changes.length) say('no change to operations, schemas, types or fields');
+  for (const line of gate.formatReport(result)) {
+    const level = line.split(' ')[0];
+    process.stdout.write(`  ${color[level] ? color[level](line) : line}\n`);
+  }
+  if (result.failed) say(red('a breaking change is not announced: `npm run contract:diff` (and CI) will refuse it'));
 }
 
 function run(cmd, args) {
@@ -105,6 +76,7 @@ function typecheckAndCompile() {
 function createService() {
   let child;
   let stopping;
+  let closed = false;
   const entry = path.join(outDir, 'src', 'server.js');
   const stop = () =>
     new Promise((resolve) => {
@@ -119,6 +91,7 @@ function createService() {
       current.kill('SIGTERM');
     });
   const start = () => {
+    if (closed) return;
     if (!existsSync(entry)) return say(`not starting: ${path.relative(root, entry)} was not built`);
     child = spawn(process.execPath, [entry], { cwd: root, stdio: 'inherit', env: process.env });
     const started = child;
@@ -126,12 +99,17 @@ function createService() {
       if (started !== stopping && !signal) say(`service exited with code ${code}; waiting for changes`);
     });
   };
-  return { stop, start };
+  const close = () => {
+    closed = true;
+    return stop();
+  };
+  return { stop, start, close };
 }
 
 function main() {
   const service = createService();
-  const contracts = Object.fromEntries(SPECS.map((f) => [f, readContract(f).lines ?? new Set()]));
+  // The spec texts last generated from: each save is classified against them.
+  let contracts = Object.fromEntries(SPECS.map((f) => [SPEC_KEYS[f], readSpec(f)]));
   let pending = new Set();
   let timer;
   let busy = false;
@@ -140,24 +118,25 @@ function main() {
     const specs = SPECS.filter((f) => changed.has(f));
     const sources = [...changed].filter((f) => !SPECS.includes(f));
     if (sources.length) say(`changed: ${sources.join(', ')}`);
-    const next = {};
-    for (const file of specs) {
-      const read = readContract(file);
-      if (read.error) {
-        say(`${red(`${file} does not parse: ${read.error}`)} (keeping the running service; fix and save again)`);
-        return;
-      }
-      printContractDiff(file, contracts[file], read.lines);
-      next[file] = read.lines;
-    }
+    const next = Object.fromEntries(SPECS.map((f) => [SPEC_KEYS[f], readSpec(f)]));
     if (specs.length) {
+      const gate = loadGate();
+      if (gate.error) say(red(`cannot classify the contract change (${gate.error})`));
+      else {
+        try {
+          await printContractDiff(gate, specs, contracts, next);
+        } catch (err) {
+          say(`${red(err.message)} (keeping the running service; fix and save again)`);
+          return;
+        }
+      }
       say('regenerating generated/ (npm run generate)');
       const gen = run(process.execPath, [path.join(root, 'scripts', 'generate.js')]);
       if (gen.status !== 0) {
         say(`${red('generate failed:')}\n${gen.stdout}${gen.stderr}`);
         return;
       }
-      Object.assign(contracts, next); // the next diff is against what was last generated
+      contracts = next; // the next diff is against what was last generated
     }
     const clean = typecheckAndCompile();
     if (!clean) say('restarting anyway with the last compiled code; the service refuses to start if the contract is not implemented');
@@ -189,7 +168,7 @@ function main() {
   });
 
   const quit = async () => {
-    await service.stop();
+    await service.close(); // also when a restart is in flight: it will not start the service again
     process.exit(0);
   };
   process.once('SIGINT', quit);
