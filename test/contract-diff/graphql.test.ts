@@ -66,4 +66,28 @@ describe('GraphQL gate: removal after deprecation', () => {
     expect(result.changes[0].note).toBe('announced: deprecated in the base, version 1.0.0 -> 2.0.0');
     expect(result.failed).toBe(false);
   });
+
+  // Arguments, input fields and enum values can carry @deprecated too; the rule is the same for each.
+  const SDL = (done: string, a: string, b: string) =>
+    `type Query { todos(${done}q: Q): [E!]! } input Q { ${a}c: String } enum E { A ${b} }`;
+  const deprecatedAll = SDL('done: Boolean @deprecated(reason: "x"), ', 'a: String @deprecated(reason: "y") ', 'B @deprecated(reason: "z")');
+  const deprecatedNone = SDL('done: Boolean, ', 'a: String ', 'B');
+  const removedAll = SDL('', '', '');
+
+  test.each([
+    ['deprecated in the base', 'announced', deprecatedAll],
+    ['not deprecated in the base', 'refused', deprecatedNone],
+  ])('when an argument, an input field and an enum value %s are removed with a bump, then each is %s', async (_, verdict, before) => {
+    const result = await checkContracts(
+      { openapi: fixture('openapi/base.yaml'), graphql: before },
+      { openapi: fixture('openapi/version-bump.yaml'), graphql: removedAll },
+    );
+
+    expect(lines(result, 'breaking')).toEqual([
+      expect.stringMatching(new RegExp(`^Query\\.todos\\.done: Argument 'done: Boolean' was removed .* \\[${verdict}\\]$`)),
+      expect.stringMatching(new RegExp(`^Q\\.a: Input field 'a' .*was removed .* \\[${verdict}\\]$`)),
+      expect.stringMatching(new RegExp(`^E\\.B: Enum value 'B' .*was removed .* \\[${verdict}\\]$`)),
+    ]);
+    expect(result.failed).toBe(verdict === 'refused');
+  });
 });

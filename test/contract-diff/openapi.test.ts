@@ -12,6 +12,8 @@ describe('OpenAPI gate: breaking changes fail', () => {
   test.each([
     ['operation-removed', ['POST /books: operation removed [refused]']],
     ['response-property-removed', BOOK_RESPONSES.map((r) => `${r}.format: property removed [refused]`)],
+    ['parameter-removed', ['GET /books query parameter limit: parameter removed [refused]']],
+    ['request-property-removed', ['POST /books request body (application/json).format: property removed [refused]']],
     ['request-property-now-required', ['POST /books request body (application/json).format: property now required [refused]']],
     ['new-required-parameter', ['GET /books header parameter X-Api-Key: new required parameter [refused]']],
     ['request-maximum-narrowed', ['GET /books query parameter limit: maximum 1000 -> 100 [refused]']],
