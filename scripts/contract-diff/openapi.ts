@@ -84,7 +84,7 @@ export function diffOpenApi(baseDoc: Json, headDoc: Json): Change[] {
   const rb = resolver(baseDoc);
   const rh = resolver(headDoc);
 
-  /** One schema pair in one direction; `narrow`/`widen` name the level of each way of changing. */
+  /** One schema pair, compared in one direction (request: what clients send; response: what they read). */
   function compareSchema(rawBase: unknown, rawHead: unknown, dir: Direction, where: string, depth = 0): void {
     if (depth > MAX_DEPTH) return;
     const base = rb.schema(rawBase);
