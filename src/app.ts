@@ -13,6 +13,8 @@ import { memoizeValidatorPathToRegexp } from './http/path-regexp-memo';
 import { requestContext } from './http/request-context';
 import { security } from './http/security';
 import type { Logger } from './logger';
+import { HEALTH_PATHS, type Lifecycle } from './ops/health';
+import { createMetrics } from './ops/metrics';
 import { errorHandler, notFoundHandler } from './rest/errors';
 import { handlers as defaultHandlers } from './rest/handlers';
 import { restRouter } from './rest/registrar';
@@ -31,6 +33,8 @@ export interface AppDeps {
   openapi?: OpenApiDocument;
   /** Overridable for tests (e.g. a build with a resolver removed). */
   resolvers?: Resolvers;
+  /** Set by server.ts on SIGTERM/SIGINT (`draining`); /health/ready answers 503 from then on. */
+  lifecycle?: Lifecycle;
 }
 
 export const SERVICE_VERSION: string = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')).version;
@@ -61,6 +65,7 @@ export function createApp({
   handlers = defaultHandlers,
   openapi = loadOpenApi(),
   resolvers = defaultResolvers,
+  lifecycle = { draining: false },
 }: AppDeps): Express {
   // A half-implemented contract never serves: throws one line naming every missing handler/resolver.
   assertContractImplemented({ openapi, handlers, sdl: loadGraphqlSdl(), resolvers });
@@ -72,11 +77,15 @@ export function createApp({
   // Paths are case-sensitive (RFC 3986): /BOOKS is an unknown path, for Express and the validator alike.
   app.set('case sensitive routing', true);
 
-  app.use(requestContext(logger));
-  // Security headers, CORS and the rate limit come before anything else answers.
-  app.use(security(config, routes));
+  // Prometheus metrics on this app's own registry; the request log and the metrics share one clock.
+  const metrics = config.metricsEnabled ? createMetrics({ routes, store, path: config.metricsPath }) : undefined;
+  app.use(requestContext(logger, metrics));
+  // Security headers, CORS and the rate limit come before anything else answers; probes and scrapes are never limited.
+  app.use(security(config, routes, new Set([...HEALTH_PATHS, config.metricsPath])));
+  // The metrics path is a setting, so it lives outside openapi.yaml (like /docs).
+  if (metrics) app.use(metrics.endpoint);
   // GraphiQL, GraphQL and the docs sit behind one path check, so REST requests skip their layers.
-  app.use(nonRestRouter(openapi, graphqlEndpoint({ store, config, logger, resolvers })));
+  app.use(nonRestRouter(openapi, graphqlEndpoint({ store, config, logger, resolvers, metrics: metrics?.graphql })));
   app.use(headAndOptions(routes));
   app.use(jsonBody(routes, config.bodyLimit));
   // The validator recompiles every spec path per request; memoised (bounded, see the module).
@@ -93,7 +102,7 @@ export function createApp({
       $refParser: { mode: 'dereference' },
     }),
   );
-  app.use(restRouter(routes, handlers as Handlers, { store, logger, version: SERVICE_VERSION }));
+  app.use(restRouter(routes, handlers as Handlers, { store, logger, version: SERVICE_VERSION, lifecycle, healthTimeoutMs: config.healthTimeoutMs }));
   app.use(notFoundHandler);
   app.use(errorHandler(routes, logger, config.bodyLimit));
   return app;
