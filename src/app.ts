@@ -14,7 +14,7 @@ import { requestContext } from './http/request-context';
 import { security } from './http/security';
 import type { Logger } from './logger';
 import { HEALTH_PATHS, type Lifecycle } from './ops/health';
-import { createMetrics } from './ops/metrics';
+import { createMetrics, type ServiceMetrics } from './ops/metrics';
 import { errorHandler, notFoundHandler } from './rest/errors';
 import { handlers as defaultHandlers } from './rest/handlers';
 import { restRouter } from './rest/registrar';
@@ -42,17 +42,20 @@ export const SERVICE_VERSION: string = JSON.parse(readFileSync(path.join(project
 /**
  * GraphiQL for a browser's GET /graphql (before the /graphql handler), GraphQL over HTTP at /graphql
  * (before the REST edge and the validator: it has its own body limit), then Swagger UI, its assets and
- * the spec files (before the validator, which 404s paths the spec lacks). One router behind one prefix
- * check: a REST request passes one layer here instead of every route of these three.
+ * the spec files (before the validator, which 404s paths the spec lacks), and the metrics when they are
+ * on (their path is a setting, so they live outside openapi.yaml, like /docs). One router behind one
+ * prefix check: a REST request passes one layer here instead of every route of these.
  */
-function nonRestRouter(openapi: OpenApiDocument, graphql: RequestHandler): RequestHandler {
+function nonRestRouter(openapi: OpenApiDocument, graphql: RequestHandler, metrics?: ServiceMetrics): RequestHandler {
   const router = Router({ caseSensitive: true, strict: false });
+  if (metrics) router.use(metrics.endpoint);
   router.use(graphiqlPage());
   router.all('/graphql', graphql);
   router.use(docsRouter(openapi));
+  const prefixes = metrics ? [...NON_REST_PREFIXES, metrics.path] : NON_REST_PREFIXES;
   return (req, res, next) => {
     const path = req.path;
-    if (NON_REST_PREFIXES.some((prefix) => path.startsWith(prefix))) return router(req, res, next);
+    if (prefixes.some((prefix) => path.startsWith(prefix))) return router(req, res, next);
     next();
   };
 }
@@ -82,10 +85,8 @@ export function createApp({
   app.use(requestContext(logger, metrics));
   // Security headers, CORS and the rate limit come before anything else answers; probes and scrapes are never limited.
   app.use(security(config, routes, new Set([...HEALTH_PATHS, config.metricsPath])));
-  // The metrics path is a setting, so it lives outside openapi.yaml (like /docs).
-  if (metrics) app.use(metrics.endpoint);
-  // GraphiQL, GraphQL and the docs sit behind one path check, so REST requests skip their layers.
-  app.use(nonRestRouter(openapi, graphqlEndpoint({ store, config, logger, resolvers, metrics: metrics?.graphql })));
+  // GraphiQL, GraphQL, the docs and the metrics sit behind one path check, so REST requests skip their layers.
+  app.use(nonRestRouter(openapi, graphqlEndpoint({ store, config, logger, resolvers, metrics: metrics?.graphql }), metrics));
   app.use(headAndOptions(routes));
   app.use(jsonBody(routes, config.bodyLimit));
   // The validator recompiles every spec path per request; memoised (bounded, see the module).

@@ -45,6 +45,8 @@ export interface RequestMetrics {
 
 export interface ServiceMetrics extends RequestMetrics {
   readonly registry: Registry;
+  /** Where the metrics are served (METRICS_PATH). */
+  readonly path: string;
   readonly graphql: GraphqlMetrics;
   /** Serves the exposition text at the metrics path (GET and HEAD); other paths pass through. */
   readonly endpoint: RequestHandler;
@@ -115,6 +117,17 @@ export function createMetrics({ routes, store, path }: { routes: RouteTable; sto
     return name;
   };
 
+  // Label objects per operation, made once (operations are a bounded set): no allocation per request.
+  const labelCache = new Map<string, { operation: { operation: string }; byClass: { operation: string; status_class: string }[] }>();
+  const labelsOf = (operation: string) => {
+    let labels = labelCache.get(operation);
+    if (!labels) {
+      labels = { operation: { operation }, byClass: STATUS_CLASSES.map((statusClass) => ({ operation, status_class: statusClass })) };
+      labelCache.set(operation, labels);
+    }
+    return labels;
+  };
+
   const operationOf = (method: string, requestPath: string): string => {
     const route = routes.match(requestPath);
     if (route) return route.operations[method === 'HEAD' ? 'GET' : method]?.operationId ?? UNMATCHED;
@@ -151,13 +164,14 @@ export function createMetrics({ routes, store, path }: { routes: RouteTable; sto
 
   return {
     registry,
+    path,
     endpoint,
     started: () => inFlight.inc(),
     finished(method, requestPath, status, seconds, res) {
       inFlight.dec();
-      const operation = operationOf(method, requestPath);
-      requests.inc({ operation, status_class: STATUS_CLASSES[Math.floor(status / 100) - 1] ?? '5xx' });
-      duration.observe({ operation }, seconds);
+      const labels = labelsOf(operationOf(method, requestPath));
+      requests.inc(labels.byClass[Math.min(Math.max(Math.floor(status / 100), 1), 5) - 1]);
+      duration.observe(labels.operation, seconds);
       const graphql = res.locals.graphqlOperation as GraphqlLabels | undefined;
       if (graphql) graphqlDuration.observe({ operation_type: graphql.type, operation_name: graphql.name }, seconds);
     },
