@@ -93,9 +93,56 @@ export interface paths {
         };
         /**
          * Health check
-         * @description `ok` with the service version and storage kind; 503 when storage is unreachable.
+         * @description `ok` with the service version and storage kind; 503 when storage is unreachable or does not
+         *     answer within `HEALTH_TIMEOUT_MS` (1 s by default). Never rate-limited.
          */
         get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description For an orchestrator asking "restart me?": 200 whenever the process answers HTTP at all. It
+         *     does not touch storage and does no work, so it answers at once under any load and stays 200
+         *     while storage is down and during shutdown. Never rate-limited.
+         */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description For a load balancer asking "send traffic here?": 200 when storage answers a ping within
+         *     `HEALTH_TIMEOUT_MS` (1 s by default) and the service is not shutting down. 503 `draining`
+         *     from SIGTERM/SIGINT on (for `SHUTDOWN_DRAIN_MS` the service still serves requests, so a load
+         *     balancer can stop sending before connections close); 503 `unavailable` when storage fails or
+         *     is slower than the bound. Never rate-limited.
+         */
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -327,6 +374,10 @@ export interface components {
         ItemCreate: {
             name: components["schemas"]["Text"];
         };
+        Liveness: {
+            /** @enum {string} */
+            status: "ok";
+        };
         /**
          * @description Optional on create; a new record is never done, so only `false` is accepted (`true` is a 400).
          * @constant
@@ -346,6 +397,12 @@ export interface components {
         };
         /** @description Page count, a 32-bit non-negative integer (GraphQL `Int`). */
         Pages: number;
+        Readiness: {
+            /** @enum {string} */
+            status: "ready" | "draining" | "unavailable";
+            /** @enum {string} */
+            storage: "memory" | "postgres";
+        };
         Task: {
             done: boolean;
             id: components["schemas"]["Id"];
@@ -866,9 +923,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["JsonBadRequest"];
-            429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
-            /** @description Storage is unreachable. */
+            /** @description Storage is unreachable, or did not answer within `HEALTH_TIMEOUT_MS`. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -882,6 +938,70 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+            400: components["responses"]["JsonBadRequest"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready for traffic. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "storage": "memory"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            400: components["responses"]["JsonBadRequest"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            /** @description Shutting down (`draining`), or storage unreachable or too slow (`unavailable`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };

@@ -13,6 +13,8 @@ import { memoizeValidatorPathToRegexp } from './http/path-regexp-memo';
 import { requestContext } from './http/request-context';
 import { security } from './http/security';
 import type { Logger } from './logger';
+import { HEALTH_PATHS, type Lifecycle } from './ops/health';
+import { createMetrics, type ServiceMetrics } from './ops/metrics';
 import { errorHandler, notFoundHandler } from './rest/errors';
 import { handlers as defaultHandlers } from './rest/handlers';
 import { restRouter } from './rest/registrar';
@@ -31,6 +33,8 @@ export interface AppDeps {
   openapi?: OpenApiDocument;
   /** Overridable for tests (e.g. a build with a resolver removed). */
   resolvers?: Resolvers;
+  /** Set by server.ts on SIGTERM/SIGINT (`draining`); /health/ready answers 503 from then on. */
+  lifecycle?: Lifecycle;
 }
 
 export const SERVICE_VERSION: string = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')).version;
@@ -38,17 +42,20 @@ export const SERVICE_VERSION: string = JSON.parse(readFileSync(path.join(project
 /**
  * GraphiQL for a browser's GET /graphql (before the /graphql handler), GraphQL over HTTP at /graphql
  * (before the REST edge and the validator: it has its own body limit), then Swagger UI, its assets and
- * the spec files (before the validator, which 404s paths the spec lacks). One router behind one prefix
- * check: a REST request passes one layer here instead of every route of these three.
+ * the spec files (before the validator, which 404s paths the spec lacks), and the metrics when they are
+ * on (their path is a setting, so they live outside openapi.yaml, like /docs). One router behind one
+ * prefix check: a REST request passes one layer here instead of every route of these.
  */
-function nonRestRouter(openapi: OpenApiDocument, graphql: RequestHandler): RequestHandler {
+function nonRestRouter(openapi: OpenApiDocument, graphql: RequestHandler, metrics?: ServiceMetrics): RequestHandler {
   const router = Router({ caseSensitive: true, strict: false });
+  if (metrics) router.use(metrics.endpoint);
   router.use(graphiqlPage());
   router.all('/graphql', graphql);
   router.use(docsRouter(openapi));
+  const prefixes = metrics ? [...NON_REST_PREFIXES, metrics.path] : NON_REST_PREFIXES;
   return (req, res, next) => {
     const path = req.path;
-    if (NON_REST_PREFIXES.some((prefix) => path.startsWith(prefix))) return router(req, res, next);
+    if (prefixes.some((prefix) => path.startsWith(prefix))) return router(req, res, next);
     next();
   };
 }
@@ -61,6 +68,7 @@ export function createApp({
   handlers = defaultHandlers,
   openapi = loadOpenApi(),
   resolvers = defaultResolvers,
+  lifecycle = { draining: false },
 }: AppDeps): Express {
   // A half-implemented contract never serves: throws one line naming every missing handler/resolver.
   assertContractImplemented({ openapi, handlers, sdl: loadGraphqlSdl(), resolvers });
@@ -72,11 +80,13 @@ export function createApp({
   // Paths are case-sensitive (RFC 3986): /BOOKS is an unknown path, for Express and the validator alike.
   app.set('case sensitive routing', true);
 
-  app.use(requestContext(logger));
-  // Security headers, CORS and the rate limit come before anything else answers.
-  app.use(security(config, routes));
-  // GraphiQL, GraphQL and the docs sit behind one path check, so REST requests skip their layers.
-  app.use(nonRestRouter(openapi, graphqlEndpoint({ store, config, logger, resolvers })));
+  // Prometheus metrics on this app's own registry; the request log and the metrics share one clock.
+  const metrics = config.metricsEnabled ? createMetrics({ routes, store, path: config.metricsPath }) : undefined;
+  app.use(requestContext(logger, metrics));
+  // Security headers, CORS and the rate limit come before anything else answers; probes and scrapes are never limited.
+  app.use(security(config, routes, new Set([...HEALTH_PATHS, config.metricsPath])));
+  // GraphiQL, GraphQL, the docs and the metrics sit behind one path check, so REST requests skip their layers.
+  app.use(nonRestRouter(openapi, graphqlEndpoint({ store, config, logger, resolvers, metrics: metrics?.graphql }), metrics));
   app.use(headAndOptions(routes));
   app.use(jsonBody(routes, config.bodyLimit));
   // The validator recompiles every spec path per request; memoised (bounded, see the module).
@@ -93,7 +103,7 @@ export function createApp({
       $refParser: { mode: 'dereference' },
     }),
   );
-  app.use(restRouter(routes, handlers as Handlers, { store, logger, version: SERVICE_VERSION }));
+  app.use(restRouter(routes, handlers as Handlers, { store, logger, version: SERVICE_VERSION, lifecycle, healthTimeoutMs: config.healthTimeoutMs }));
   app.use(notFoundHandler);
   app.use(errorHandler(routes, logger, config.bodyLimit));
   return app;

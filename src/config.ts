@@ -46,6 +46,14 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Most simultaneous connections; 0 means no limit. */
   maxConnections: number;
+  /** Serve Prometheus metrics (and count requests for them). */
+  metricsEnabled: boolean;
+  /** Where the metrics are served (outside openapi.yaml). */
+  metricsPath: string;
+  /** Longest wait for storage in /health and /health/ready before answering 503. */
+  healthTimeoutMs: number;
+  /** On SIGTERM/SIGINT, how long /health/ready answers 503 (and requests are still served) before the server closes. */
+  shutdownDrainMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -111,6 +119,15 @@ function corsOrigins(env: Env): '*' | string[] {
   return origins.map((o) => o.toLowerCase());
 }
 
+function metricsPath(env: Env): string {
+  const raw = env.METRICS_PATH?.trim();
+  if (!raw) return '/metrics';
+  if (!/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(raw)) {
+    throw new ConfigError(`METRICS_PATH must be a path such as /metrics (letters, digits, . _ ~ - and /), got "${raw}"`);
+  }
+  return raw;
+}
+
 /** Reads the settings from the environment. Throws a ConfigError naming the first bad value. */
 export function loadConfig(env: Env = process.env): Config {
   const seed = env.SEED?.trim() || 'default';
@@ -141,6 +158,10 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30000, 100, 3600000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 600000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 0, 0, 1000000),
+    metricsEnabled: bool(env, 'METRICS_ENABLED', true),
+    metricsPath: metricsPath(env),
+    healthTimeoutMs: integer(env, 'HEALTH_TIMEOUT_MS', 1000, 10, 60000),
+    shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600000),
   };
   if (config.workers > 1 && !config.databaseUrl) {
     throw new ConfigError(`WORKERS=${config.workers} needs DATABASE_URL: the in-memory store cannot be shared between processes`);

@@ -45,7 +45,9 @@ async function main(): Promise<void> {
     logger.info('stopped before listening', { signal: requested });
     process.exit(0);
   }
-  const app = createApp({ store, config, logger });
+  // Read by /health/ready: 503 `draining` from the first SIGTERM/SIGINT on.
+  const lifecycle = { draining: false };
+  const app = createApp({ store, config, logger, lifecycle });
   // Header size, header/request/keep-alive timeouts and the connection cap come from the settings.
   const server: Server = createHttpServer(app, config);
   server.listen({ port: config.port, host: config.host });
@@ -57,9 +59,7 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info('listening', { port, host: config.host ?? '(all interfaces)', storage: store.kind });
 
-  stop = (signal: string) => {
-    stop = () => undefined;
-    logger.info('shutting down', { signal });
+  const close = () => {
     const force = setTimeout(() => {
       logger.warn('shutdown timeout: closing remaining connections');
       server.closeAllConnections();
@@ -73,6 +73,20 @@ async function main(): Promise<void> {
     // Keep-alive connections become idle as their in-flight requests finish: close them as they do.
     server.closeIdleConnections();
     setInterval(() => server.closeIdleConnections(), 100).unref();
+  };
+  stop = (signal: string) => {
+    stop = () => undefined;
+    lifecycle.draining = true;
+    logger.info('shutting down', { signal, drainMs: config.shutdownDrainMs });
+    if (config.shutdownDrainMs === 0) return close();
+    // Load balancers see /health/ready turn 503 and stop sending while requests are still served.
+    // A second signal does not wait for the rest of the drain.
+    const drained = setTimeout(close, config.shutdownDrainMs);
+    stop = () => {
+      stop = () => undefined;
+      clearTimeout(drained);
+      close();
+    };
   };
   if (requested) stop(requested);
 }

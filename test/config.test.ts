@@ -17,6 +17,16 @@ describe('loadConfig defaults', () => {
     });
   });
 
+  it('when the operations settings are unset, then metrics are on at /metrics, health checks wait 1 s, and shutdown does not drain', () => {
+    expect(loadConfig({})).toMatchObject({ metricsEnabled: true, metricsPath: '/metrics', healthTimeoutMs: 1000, shutdownDrainMs: 0 });
+    expect(loadConfig({ METRICS_ENABLED: 'false', METRICS_PATH: '/internal/metrics', HEALTH_TIMEOUT_MS: '250', SHUTDOWN_DRAIN_MS: '5000' })).toMatchObject({
+      metricsEnabled: false,
+      metricsPath: '/internal/metrics',
+      healthTimeoutMs: 250,
+      shutdownDrainMs: 5000,
+    });
+  });
+
   it('when empty strings are given, then they count as unset', () => {
     expect(loadConfig({ PORT: '', LOG_LEVEL: '', BODY_LIMIT: '', SEED: '' })).toMatchObject({ port: 3000, logLevel: 'info', bodyLimit: 102400, seed: 'default' });
   });
@@ -65,6 +75,12 @@ describe('loadConfig rejects bad values with a ConfigError naming the variable',
     ['GRAPHQL_COMPILED_CACHE_SIZE', '-1'],
     ['GRAPHQL_COMPILE_AFTER', 'often'],
     ['SHUTDOWN_TIMEOUT_MS', 'soon'],
+    ['METRICS_ENABLED', 'maybe'],
+    ['METRICS_PATH', 'metrics'],
+    ['METRICS_PATH', '/metrics?x=1'],
+    ['METRICS_PATH', '/a//b'],
+    ['HEALTH_TIMEOUT_MS', '5'],
+    ['SHUTDOWN_DRAIN_MS', 'later'],
   ])('when %s=%s, then it throws a ConfigError that names %s', (name, value) => {
     let thrown: unknown;
     try {

@@ -1,11 +1,12 @@
 import contentType from 'content-type';
 import type { Request, RequestHandler, Response } from 'express';
-import type { ExecutionResult } from 'graphql';
+import { getOperationAST, type ExecutionResult, type GraphQLError } from 'graphql';
 import { createHandler, type Request as GraphqlHttpRequest } from 'graphql-http';
 import type { Resolvers } from '../../generated/graphql';
 import type { Config } from '../config';
 import { readTextBody } from '../http/body';
 import type { Logger } from '../logger';
+import { NO_GRAPHQL_METRICS, type GraphqlMetrics, type RefusalReason } from '../ops/metrics';
 import { ApiError } from '../rest/errors';
 import type { Store } from '../store/types';
 import { createContext, type GraphQLContext } from './context';
@@ -21,6 +22,8 @@ export interface GraphqlEndpointDeps {
   logger: Logger;
   /** Overridable for tests; the real resolvers otherwise. */
   resolvers?: Resolvers;
+  /** Where compiled, refused and executed documents are counted; nothing is counted without it. */
+  metrics?: GraphqlMetrics;
 }
 
 /**
@@ -69,9 +72,17 @@ function sendErrors(res: Response, status: number, message: string): void {
   res.end(status in TRANSPORT_ERRORS ? transportErrorBody(message) : JSON.stringify({ errors: [{ message }] }));
 }
 
+/** Which limit refused a document (from the first error's code), for the metrics; `invalid` for any other error. */
+const REFUSAL_BY_CODE: Record<string, RefusalReason> = { QUERY_TOO_DEEP: 'depth', TOO_MANY_ALIASES: 'aliases', TOO_MANY_TOKENS: 'tokens' };
+
+function refusalReason(errors: readonly GraphQLError[]): RefusalReason {
+  return REFUSAL_BY_CODE[String(errors[0]?.extensions?.code)] ?? 'invalid';
+}
+
 /** Errors of the shared body reader (413, 415, 400) as GraphQL-shaped responses. */
-function sendBodyError(res: Response, err: unknown): void {
+function sendBodyError(res: Response, err: unknown, metrics: GraphqlMetrics): void {
   if (!(err instanceof ApiError)) return sendErrors(res, 400, 'The request body could not be read.');
+  if (err.status === 413) metrics.refused('body_size');
   if (err.headers) res.set(err.headers);
   sendErrors(res, err.status, err.message);
 }
@@ -91,15 +102,19 @@ function isJson(req: Request): boolean {
  * errors, and the 4xx for an `application/graphql-response+json` response without `data` when
  * variable coercion fails (graphql-http answers 200 there).
  */
-export function graphqlEndpoint({ store, config, logger, resolvers }: GraphqlEndpointDeps): RequestHandler {
+export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO_GRAPHQL_METRICS }: GraphqlEndpointDeps): RequestHandler {
   const schema = buildSchema(resolvers);
   const { maxDepth, maxAliases, maxTokens, documentCacheSize, compiledCacheSize, compileAfter } = config.graphql;
   const documents = documentPreparer(schema, [depthLimit(maxDepth), aliasLimit(maxAliases)], { maxTokens, maxNesting: maxDepth + NESTING_ALLOWANCE, cacheSize: documentCacheSize });
+  metrics.cachedDocuments(() => documents.cache.size);
   // Hot queries run compiled; graphql-js answers everything else, and any result with errors.
   const executor = createExecutor(schema, {
     cacheSize: compiledCacheSize,
     compileAfter,
-    onCompiled: (operationName) => logger.debug('graphql operation compiled', { operationName }),
+    onCompiled: (operationName) => {
+      metrics.compiled();
+      logger.debug('graphql operation compiled', { operationName });
+    },
   });
 
   const handle = createHandler<Request, HookContext, GraphQLContext>({
@@ -107,7 +122,10 @@ export function graphqlEndpoint({ store, config, logger, resolvers }: GraphqlEnd
     execute: executor.execute,
     onSubscribe: (req, params) => {
       const document = documents.prepare(params.query);
-      if (!('kind' in document)) return document;
+      if (!('kind' in document)) {
+        metrics.refused(refusalReason(document));
+        return document;
+      }
       return {
         schema,
         document,
@@ -116,7 +134,9 @@ export function graphqlEndpoint({ store, config, logger, resolvers }: GraphqlEnd
         contextValue: createContext(store, logger, req.context.requestId),
       };
     },
-    onOperation: (req, _args, result) => {
+    onOperation: (req, args, result) => {
+      const operation = getOperationAST(args.document, args.operationName);
+      if (operation) metrics.executed(req.raw.res, operation.operation, operation.name?.value);
       if (!('data' in result)) req.context.executedWithoutData = true;
       const masked = maskErrors(result, logger, req.context.requestId);
       if ('data' in masked && masked.errors === undefined) {
@@ -174,7 +194,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers }: GraphqlEnd
           else sendErrors(res, 500, MASKED_MESSAGE);
         });
       },
-      (err: unknown) => sendBodyError(res, err),
+      (err: unknown) => sendBodyError(res, err, metrics),
     );
   };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../logger';
+import type { RequestMetrics } from '../ops/metrics';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -9,10 +10,12 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * Gives every request an id (the client's `X-Request-Id` when it is sane, else a new UUID), returns
  * it in `X-Request-Id`, and logs one JSON line when the response is closed: Node emits `close` once
  * per response, after `finish` when it was sent and alone when the client went away (`aborted`).
+ * The same start and end feed the metrics, when they are on.
  */
-export function requestContext(logger: Logger): RequestHandler {
+export function requestContext(logger: Logger, metrics?: RequestMetrics): RequestHandler {
   return (req, res, next) => {
     const started = performance.now();
+    metrics?.started();
     const given = req.headers['x-request-id'];
     const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     res.locals.requestId = requestId;
@@ -20,11 +23,13 @@ export function requestContext(logger: Logger): RequestHandler {
     const method = req.method;
     const path = req.path;
     res.once('close', () => {
+      const elapsedMs = performance.now() - started;
+      metrics?.finished(method, path, res.statusCode, elapsedMs / 1000, res);
       logger.request({
         method,
         path,
         status: res.statusCode,
-        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+        durationMs: Math.round(elapsedMs * 1000) / 1000,
         requestId,
         aborted: !res.writableFinished,
       });

@@ -89,8 +89,9 @@ export function cors(origins: Config['corsOrigins'], routes: RouteTable): Reques
 /**
  * Request-rate limiting per client IP (the socket's address: no forwarded header is trusted), off
  * when `config.rateLimit` is 0. Over the limit: 429 with `Retry-After`, in the path's error format.
+ * Paths in `unlimited` (health checks, metrics) are never counted nor refused.
  */
-export function rateLimit(config: Config, routes: RouteTable): RequestHandler | undefined {
+export function rateLimit(config: Config, routes: RouteTable, unlimited: ReadonlySet<string> = new Set()): RequestHandler | undefined {
   if (config.rateLimit <= 0) return undefined;
   const limiter = new RateLimiter({
     limit: config.rateLimit,
@@ -99,6 +100,7 @@ export function rateLimit(config: Config, routes: RouteTable): RequestHandler | 
   });
   const windowSeconds = Math.round(config.rateLimitWindowMs / 100) / 10;
   return (req, res, next) => {
+    if (unlimited.has(req.path)) return next();
     const decision = limiter.hit(req.socket.remoteAddress ?? 'unknown');
     if (decision.allowed) return next();
     const seconds = String(decision.retryAfterSeconds);
@@ -108,7 +110,7 @@ export function rateLimit(config: Config, routes: RouteTable): RequestHandler | 
 }
 
 /** Everything this module adds, in order: headers first (so every answer has them), CORS, the rate limit. */
-export function security(config: Config, routes: RouteTable): RequestHandler[] {
-  const limit = rateLimit(config, routes);
+export function security(config: Config, routes: RouteTable, unlimited?: ReadonlySet<string>): RequestHandler[] {
+  const limit = rateLimit(config, routes, unlimited);
   return [apiSecurityHeaders(), cors(config.corsOrigins, routes), ...(limit ? [limit] : [])];
 }

@@ -1,5 +1,6 @@
 import type { operations } from '../../generated/openapi';
 import type { Logger } from '../logger';
+import type { Lifecycle } from '../ops/health';
 import type { Store } from '../store/types';
 
 /** Every operationId in openapi.yaml. */
@@ -59,6 +60,9 @@ export interface RestContext {
   store: Store;
   logger: Logger;
   version: string;
+  lifecycle: Lifecycle;
+  /** Longest wait for storage in the health checks (HEALTH_TIMEOUT_MS). */
+  healthTimeoutMs: number;
 }
 
 export type Handler<O extends OperationId> = (

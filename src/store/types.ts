@@ -90,6 +90,8 @@ export interface Store {
   /** Resolves when storage is reachable; rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Connections of a pooled store, for metrics: open ones, idle ones, and requests waiting for one. */
+  poolStats?(): { size: number; idle: number; waiting: number };
 }
 
 /** The data a store can be seeded with: every collection with explicit ids. */

@@ -104,7 +104,7 @@ describe('CORS allow-list', () => {
 describe('rate limiting (RATE_LIMIT)', () => {
   it('when rate limiting is off (the default), then a burst of requests is all served', async () => {
     const { http } = makeApp();
-    for (let i = 0; i < 30; i++) await http.get('/health').expect(200);
+    for (let i = 0; i < 30; i++) await http.get('/books/1').expect(200);
   });
 
   it('when a client passes the limit on a JSON family, then it gets 429 {"error"} with Retry-After', async () => {
@@ -126,10 +126,18 @@ describe('rate limiting (RATE_LIMIT)', () => {
 
   it('when the window passes, then the client is served again', async () => {
     const { http } = makeApp({ config: { rateLimit: 1, rateLimitWindowMs: 300 } });
-    await http.get('/health').expect(200);
-    await http.get('/health').expect(429);
+    await http.get('/books/1').expect(200);
+    await http.get('/books/1').expect(429);
     await new Promise((r) => setTimeout(r, 350));
-    await http.get('/health').expect(200);
+    await http.get('/books/1').expect(200);
+  });
+
+  it('when a client is over the limit, then the health checks and the metrics still answer (probes are never refused)', async () => {
+    const { http } = makeApp({ config: { rateLimit: 1, rateLimitWindowMs: 60_000 } });
+    await http.get('/books/1').expect(200);
+    await http.get('/books/1').expect(429);
+    for (const path of ['/health', '/health/live', '/health/ready', '/metrics', '/health', '/metrics']) await http.get(path).expect(200);
+    await http.get('/books/1').expect(429);
   });
 
   it('when more clients than RATE_LIMIT_MAX_CLIENTS appear, then the limiter map stays bounded', () => {

@@ -90,26 +90,35 @@ const TRIGGERS: Record<string, Trigger> = {
     const store = { ...createMemoryStore(loadSeed('default')), ping: () => Promise.reject(new Error('down')) };
     return makeApp({ store, config: { bodyLimit: LIMIT } }).http.get('/health');
   },
+  'getLiveness 200': (t) => t.http.get('/health/live'),
+  'getLiveness 400': (t) => t.http.get('/health/live?x=1'),
+  'getReadiness 200': (t) => t.http.get('/health/ready'),
+  'getReadiness 400': (t) => t.http.get('/health/ready?x=1'),
+  'getReadiness 503': () => makeApp({ store: unreachable(makeStore()), config: { bodyLimit: LIMIT } }).http.get('/health/ready'),
 };
+
+/** The health checks are never rate-limited and report storage themselves (no generic 503). */
+const PROBES = new Set(['getHealth', 'getLiveness', 'getReadiness']);
 
 /**
  * Statuses every operation documents, derived from the operation's success trigger: 429 when the
  * same request goes over a rate limit of 1, 431 when its headers go over Node's 16 KiB default,
- * 503 when storage is unreachable.
+ * 503 when storage is unreachable (the health checks: 431 only).
  */
 function addCrossCutting(triggers: Record<string, Trigger>): Record<string, Trigger> {
   const all = { ...triggers };
   for (const [pair, trigger] of Object.entries(triggers)) {
     const [op, status] = pair.split(' ');
     if (!status.startsWith('2')) continue;
+    all[`${op} 431`] = (t) => trigger({ ...t, http: headerBomb(t) });
+    if (PROBES.has(op)) continue;
     all[`${op} 429`] = async () => {
       const limited = makeApp({ config: { bodyLimit: LIMIT, rateLimit: 1 } });
       await trigger(limited);
       return trigger(limited);
     };
-    all[`${op} 431`] = (t) => trigger({ ...t, http: headerBomb(t) });
     // 503: the same request when storage is unreachable (every operation but greet needs storage).
-    if (op !== 'greet' && op !== 'getHealth') {
+    if (op !== 'greet') {
       all[`${op} 503`] = () => trigger(makeApp({ store: unreachable(makeStore()), config: { bodyLimit: LIMIT } }));
     }
   }

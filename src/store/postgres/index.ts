@@ -59,5 +59,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     async close() {
       if (owned && !pool.ended) await pool.end();
     },
+    poolStats() {
+      return { size: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+    },
   };
 }

@@ -1,0 +1,216 @@
+import type { RequestHandler, Response } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { NON_REST_PREFIXES } from '../http/non-rest-routes';
+import { ApiError, sendError } from '../rest/errors';
+import type { RouteTable } from '../rest/routes';
+import type { Store } from '../store/types';
+
+/** The `operation` label of requests that match no operation: unknown paths, methods a path lacks, OPTIONS. */
+export const UNMATCHED = 'unmatched';
+/** GraphQL operation names beyond the first MAX_GRAPHQL_NAMES seen (or longer than MAX_NAME_LENGTH) share this label. */
+export const OTHER_NAME = 'other';
+export const ANONYMOUS = 'anonymous';
+export const MAX_GRAPHQL_NAMES = 100;
+export const MAX_NAME_LENGTH = 64;
+
+export type RefusalReason = 'depth' | 'aliases' | 'tokens' | 'invalid' | 'body_size';
+const REFUSAL_REASONS: readonly RefusalReason[] = ['depth', 'aliases', 'tokens', 'invalid', 'body_size'];
+
+const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
+/** Seconds; from a cached GET (under a millisecond) to the slowest request worth telling apart. */
+const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** What the GraphQL endpoint reports. A no-op when metrics are off. */
+export interface GraphqlMetrics {
+  /** The operation a request executed (stored on the response, counted when the request ends). */
+  executed(res: Response | undefined, type: string, name: string | undefined): void;
+  refused(reason: RefusalReason): void;
+  compiled(): void;
+  /** How to read the number of cached documents at scrape time. */
+  cachedDocuments(read: () => number): void;
+}
+
+export const NO_GRAPHQL_METRICS: GraphqlMetrics = {
+  executed: () => undefined,
+  refused: () => undefined,
+  compiled: () => undefined,
+  cachedDocuments: () => undefined,
+};
+
+/** What requestContext reports for every request. */
+export interface RequestMetrics {
+  started(): void;
+  finished(method: string, path: string, status: number, seconds: number, res: Response): void;
+}
+
+export interface ServiceMetrics extends RequestMetrics {
+  readonly registry: Registry;
+  /** Where the metrics are served (METRICS_PATH). */
+  readonly path: string;
+  readonly graphql: GraphqlMetrics;
+  /** Serves the exposition text at the metrics path (GET and HEAD); other paths pass through. */
+  readonly endpoint: RequestHandler;
+}
+
+interface GraphqlLabels {
+  type: string;
+  name: string;
+}
+
+/**
+ * Prometheus metrics for one app, on its own registry (no global state: every app counts alone).
+ * Labels are bounded: REST requests by the spec's operationId (found through the route table, never the
+ * raw path), GraphQL requests by operation type and a capped set of operation names.
+ */
+export function createMetrics({ routes, store, path }: { routes: RouteTable; store: Store; path: string }): ServiceMetrics {
+  if (routes.match(path) || NON_REST_PREFIXES.some((prefix) => path.startsWith(prefix))) {
+    throw new Error(`METRICS_PATH ${path} is already a path of the service`);
+  }
+  const registry = new Registry();
+  const registers = [registry];
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by operation (REST operationId, graphql, docs, metrics or unmatched) and status class.',
+    labelNames: ['operation', 'status_class'] as const,
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from the request arriving to the response being closed, by operation.',
+    labelNames: ['operation'] as const,
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  // A plain number, read at scrape time: two gauge updates per request cost more than the rest of the counting.
+  let inFlight = 0;
+  new Gauge({
+    name: 'http_requests_in_flight',
+    help: 'Requests being served now.',
+    registers,
+    collect() {
+      this.set(inFlight);
+    },
+  });
+  const graphqlDuration = new Histogram({
+    name: 'graphql_request_duration_seconds',
+    help: `GraphQL requests that executed an operation, by type and name (anonymous operations: "${ANONYMOUS}"; names beyond the first ${MAX_GRAPHQL_NAMES}: "${OTHER_NAME}").`,
+    labelNames: ['operation_type', 'operation_name'] as const,
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  const refused = new Counter({
+    name: 'graphql_documents_refused_total',
+    help: 'GraphQL documents refused before execution, by reason (a limit, or invalid for the schema).',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  for (const reason of REFUSAL_REASONS) refused.inc({ reason }, 0);
+  const compiled = new Counter({ name: 'graphql_documents_compiled_total', help: 'GraphQL query documents compiled with graphql-jit.', registers });
+  let readCached = () => 0;
+  new Gauge({
+    name: 'graphql_documents_cached',
+    help: 'Parsed and validated GraphQL documents kept for reuse.',
+    registers,
+    collect() {
+      this.set(readCached());
+    },
+  });
+  if (store.poolStats) poolGauges(registry, () => store.poolStats!());
+
+  const names = new Set<string>();
+  const nameLabel = (name: string | undefined): string => {
+    if (!name) return ANONYMOUS;
+    if (names.has(name)) return name;
+    if (name.length > MAX_NAME_LENGTH || names.size >= MAX_GRAPHQL_NAMES) return OTHER_NAME;
+    names.add(name);
+    return name;
+  };
+
+  // Label objects per operation, made once (operations are a bounded set): no allocation per request.
+  const labelCache = new Map<string, { operation: { operation: string }; byClass: { operation: string; status_class: string }[] }>();
+  const labelsOf = (operation: string) => {
+    let labels = labelCache.get(operation);
+    if (!labels) {
+      labels = { operation: { operation }, byClass: STATUS_CLASSES.map((statusClass) => ({ operation, status_class: statusClass })) };
+      labelCache.set(operation, labels);
+    }
+    return labels;
+  };
+
+  const operationOf = (method: string, requestPath: string): string => {
+    const route = routes.match(requestPath);
+    if (route) return route.operations[method === 'HEAD' ? 'GET' : method]?.operationId ?? UNMATCHED;
+    if (requestPath === path) return 'metrics';
+    if (requestPath === '/graphql') return 'graphql';
+    if (NON_REST_PREFIXES.some((prefix) => requestPath.startsWith(prefix))) return 'docs';
+    return UNMATCHED;
+  };
+
+  // Process metrics (CPU, memory, event-loop lag, GC, handles) start with the first scrape: their
+  // event-loop and GC observers then run only in apps that someone scrapes.
+  let processMetrics = false;
+  const endpoint: RequestHandler = (req, res, next) => {
+    if (req.path !== path) return next();
+    if (req.method === 'OPTIONS') {
+      res.setHeader('Allow', 'GET, HEAD');
+      res.status(204).end();
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendError(res, 'json', new ApiError(405, `Method not allowed: ${path} takes GET`, undefined, { Allow: 'GET, HEAD' }));
+      return;
+    }
+    if (!processMetrics) {
+      processMetrics = true;
+      collectDefaultMetrics({ register: registry });
+    }
+    registry.metrics().then((text) => {
+      res.setHeader('Content-Type', registry.contentType);
+      res.setHeader('Cache-Control', 'no-store');
+      res.status(200).end(text);
+    }, next);
+  };
+
+  return {
+    registry,
+    path,
+    endpoint,
+    started: () => {
+      inFlight += 1;
+    },
+    finished(method, requestPath, status, seconds, res) {
+      inFlight -= 1;
+      const labels = labelsOf(operationOf(method, requestPath));
+      requests.inc(labels.byClass[Math.min(Math.max(Math.floor(status / 100), 1), 5) - 1]);
+      duration.observe(labels.operation, seconds);
+      const graphql = res.locals.graphqlOperation as GraphqlLabels | undefined;
+      if (graphql) graphqlDuration.observe({ operation_type: graphql.type, operation_name: graphql.name }, seconds);
+    },
+    graphql: {
+      executed(res, type, name) {
+        if (res) res.locals.graphqlOperation = { type, name: nameLabel(name) } satisfies GraphqlLabels;
+      },
+      refused: (reason) => refused.inc({ reason }),
+      compiled: () => compiled.inc(),
+      cachedDocuments(read) {
+        readCached = read;
+      },
+    },
+  };
+}
+
+/** The PostgreSQL pool's connections, read at scrape time. */
+function poolGauges(registry: Registry, stats: () => { size: number; idle: number; waiting: number }): void {
+  const gauge = (name: string, help: string, key: 'size' | 'idle' | 'waiting') =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(stats()[key]);
+      },
+    });
+  gauge('pg_pool_connections', 'Open connections in the PostgreSQL pool.', 'size');
+  gauge('pg_pool_idle_connections', 'Open connections in the PostgreSQL pool not running a query.', 'idle');
+  gauge('pg_pool_waiting_requests', 'Queries waiting for a connection of the PostgreSQL pool.', 'waiting');
+}
