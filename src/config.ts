@@ -46,6 +46,10 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Most simultaneous connections; 0 means no limit. */
   maxConnections: number;
+  /** A connection whose client accepts none of its pending response bytes for this long is closed. */
+  responseWriteTimeoutMs: number;
+  /** Most bytes of responses held by the process, not yet accepted by their clients, over all connections. */
+  maxUnsentBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -80,14 +84,14 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, kib: 1024, mb: 1024 ** 2, mib: 1024 ** 2 };
 
-function byteSize(env: Env, name: string, fallback: number): number {
+function byteSize(env: Env, name: string, fallback: number, maxMiB = 64): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const match = /^(\d+)\s*([a-z]*)$/i.exec(raw.trim());
   const unit = match && SIZE_UNITS[match[2].toLowerCase()];
   const bytes = match && unit ? Number(match[1]) * unit : NaN;
-  if (!Number.isSafeInteger(bytes) || bytes < 1 || bytes > 64 * 1024 ** 2) {
-    throw new ConfigError(`${name} must be a size from 1 byte to 64mb such as 100kb, got "${raw}"`);
+  if (!Number.isSafeInteger(bytes) || bytes < 1 || bytes > maxMiB * 1024 ** 2) {
+    throw new ConfigError(`${name} must be a size from 1 byte to ${maxMiB}mb such as 100kb, got "${raw}"`);
   }
   return bytes;
 }
@@ -141,6 +145,8 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30000, 100, 3600000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 600000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 0, 0, 1000000),
+    responseWriteTimeoutMs: integer(env, 'RESPONSE_WRITE_TIMEOUT_MS', 30000, 10, 3600000),
+    maxUnsentBytes: byteSize(env, 'MAX_UNSENT_BYTES', 128 * 1024 ** 2, 16 * 1024),
   };
   if (config.workers > 1 && !config.databaseUrl) {
     throw new ConfigError(`WORKERS=${config.workers} needs DATABASE_URL: the in-memory store cannot be shared between processes`);

@@ -65,6 +65,9 @@ describe('loadConfig rejects bad values with a ConfigError naming the variable',
     ['GRAPHQL_COMPILED_CACHE_SIZE', '-1'],
     ['GRAPHQL_COMPILE_AFTER', 'often'],
     ['SHUTDOWN_TIMEOUT_MS', 'soon'],
+    ['RESPONSE_WRITE_TIMEOUT_MS', '5'],
+    ['MAX_UNSENT_BYTES', '0'],
+    ['MAX_UNSENT_BYTES', '20000mb'],
   ])('when %s=%s, then it throws a ConfigError that names %s', (name, value) => {
     let thrown: unknown;
     try {
