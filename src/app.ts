@@ -78,7 +78,7 @@ export function createApp({
   // GraphiQL, GraphQL and the docs sit behind one path check, so REST requests skip their layers.
   app.use(nonRestRouter(openapi, graphqlEndpoint({ store, config, logger, resolvers })));
   app.use(headAndOptions(routes));
-  app.use(jsonBody(routes, config.bodyLimit));
+  app.use(jsonBody(routes, config));
   // The validator recompiles every spec path per request; memoised (bounded, see the module).
   memoizeValidatorPathToRegexp();
   app.use(

@@ -9,6 +9,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** Most bytes of a refused request body read and thrown away (so the client sees the answer) before the connection is cut. */
+  bodyDrainLimit: number;
   /** `default` (seed/default.json), `empty`, or a path to a seed file of the same shape. */
   seed: string;
   /** postgres:// URL; unset means the embedded in-memory store. */
@@ -123,6 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST?.trim() || undefined,
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error', 'silent'] as const),
     bodyLimit: byteSize(env, 'BODY_LIMIT', 100 * 1024),
+    bodyDrainLimit: byteSize(env, 'BODY_DRAIN_LIMIT', 16 * 1024 ** 2, 16 * 1024),
     seed: seed === 'default' || seed === 'empty' ? seed : path.resolve(seed),
     databaseUrl: databaseUrl(env),
     validateResponses: bool(env, 'VALIDATE_RESPONSES', false),
