@@ -444,6 +444,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The request body is sent with a transfer coding other than `chunked` (such as `gzip, chunked`):
+         *     the service takes bodies as is or chunked only (RFC 9112 section 6.1). Nothing is read or stored;
+         *     the connection is closed after the answer.
+         */
+        JsonNotImplemented: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Not implemented: transfer coding \"gzip, chunked\"; request bodies may only be sent as is or chunked"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request body is over the body limit. */
         JsonPayloadTooLarge: {
             headers: {
@@ -526,6 +544,19 @@ export interface components {
             };
             content: {
                 /** @example Item 42 not found */
+                "text/plain": string;
+            };
+        };
+        /**
+         * @description The request body is sent with a transfer coding other than `chunked`; a one-line message.
+         *     Nothing is read or stored; the connection is closed after the answer.
+         */
+        TextNotImplemented: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example Not implemented: transfer coding "gzip, chunked"; request bodies may only be sent as is or chunked */
                 "text/plain": string;
             };
         };
@@ -644,6 +675,7 @@ export interface operations {
             400: components["responses"]["JsonBadRequest"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -682,6 +714,7 @@ export interface operations {
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -721,6 +754,7 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -771,6 +805,7 @@ export interface operations {
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -801,6 +836,7 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -838,6 +874,7 @@ export interface operations {
             404: components["responses"]["TextNotFound"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["TextNotImplemented"];
         };
     };
     getHealth: {
@@ -868,6 +905,7 @@ export interface operations {
             400: components["responses"]["JsonBadRequest"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             /** @description Storage is unreachable. */
             503: {
                 headers: {
@@ -928,6 +966,7 @@ export interface operations {
             400: components["responses"]["TextBadRequest"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["TextNotImplemented"];
             503: components["responses"]["TextServiceUnavailable"];
         };
     };
@@ -970,6 +1009,7 @@ export interface operations {
             415: components["responses"]["TextUnsupportedMediaType"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["TextNotImplemented"];
             503: components["responses"]["TextServiceUnavailable"];
         };
     };
@@ -1008,6 +1048,7 @@ export interface operations {
             404: components["responses"]["TextNotFound"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["TextNotImplemented"];
             503: components["responses"]["TextServiceUnavailable"];
         };
     };
@@ -1038,6 +1079,7 @@ export interface operations {
             404: components["responses"]["TextNotFound"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["TextNotImplemented"];
             503: components["responses"]["TextServiceUnavailable"];
         };
     };
@@ -1084,6 +1126,7 @@ export interface operations {
             400: components["responses"]["JsonBadRequest"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1123,6 +1166,7 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1173,6 +1217,7 @@ export interface operations {
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1203,6 +1248,7 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1249,6 +1295,7 @@ export interface operations {
             400: components["responses"]["JsonBadRequest"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1292,6 +1339,7 @@ export interface operations {
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1331,6 +1379,7 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1376,6 +1425,7 @@ export interface operations {
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1406,6 +1456,7 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1452,6 +1503,7 @@ export interface operations {
             400: components["responses"]["JsonBadRequest"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1497,6 +1549,7 @@ export interface operations {
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };

@@ -10,6 +10,7 @@ import { resolvers as defaultResolvers } from './graphql/resolvers';
 import { headAndOptions, jsonBody } from './http/edge';
 import { NON_REST_PREFIXES } from './http/non-rest-routes';
 import { memoizeValidatorPathToRegexp } from './http/path-regexp-memo';
+import { originForm, protocolChecks } from './http/protocol';
 import { requestContext } from './http/request-context';
 import { security } from './http/security';
 import type { Logger } from './logger';
@@ -72,7 +73,10 @@ export function createApp({
   // Paths are case-sensitive (RFC 3986): /BOOKS is an unknown path, for Express and the validator alike.
   app.set('case sensitive routing', true);
 
+  app.use(originForm);
   app.use(requestContext(logger));
+  // HTTP/1.1 message rules (Host, transfer codings, target form) before anything answers or reads a body.
+  app.use(protocolChecks(routes, config));
   // Security headers, CORS and the rate limit come before anything else answers.
   app.use(security(config, routes));
   // GraphiQL, GraphQL and the docs sit behind one path check, so REST requests skip their layers.

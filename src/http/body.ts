@@ -10,27 +10,31 @@ export interface BodyLimits {
   bodyLimit: number;
   /** Most bytes of a refused body read and thrown away before the connection is cut. */
   bodyDrainLimit: number;
+  /** Most time a refused body is read and thrown away before the connection is cut. */
+  requestTimeoutMs: number;
 }
 
 /**
- * For a request refused before its body was read: the rest of the body is read and thrown away (up to
- * `maxBytes`), so a client that sends its whole request before reading gets the answer rather than a
- * broken pipe or a reset, and the connection is half-closed once the answer is sent (the client sees
- * its end). Past `maxBytes` the connection is destroyed. Time is bounded by the server: a body not
- * ended within REQUEST_TIMEOUT_MS, or a connection idle for KEEP_ALIVE_TIMEOUT_MS, is closed.
+ * For a request refused before its body was read: the answer says `Connection: close`, and the rest of
+ * the body is read and thrown away, so a client that sends its whole request before reading gets the
+ * answer rather than a broken pipe or a reset. Node ends such a connection with `destroySoon()`, which
+ * destroys the socket as soon as the answer is written, with the client's bytes still unread (the
+ * kernel then answers them with a reset); for this socket it only half-closes, and the connection is
+ * destroyed when the client closes its side, after `bodyDrainLimit` more bytes, or after `requestTimeoutMs`.
  */
-export function closeAfterDiscarding(req: IncomingMessage, res: ServerResponse, maxBytes: number): void {
+export function closeAfterDiscarding(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): void {
   const socket = req.socket;
+  res.setHeader('Connection', 'close');
+  socket.destroySoon = () => socket.end();
+  const timer = setTimeout(() => socket.destroy(), limits.requestTimeoutMs);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
   let discarded = 0;
   req.on('data', (chunk: Buffer) => {
     discarded += chunk.length;
-    if (discarded > maxBytes) socket.destroy();
+    if (discarded > limits.bodyDrainLimit) socket.destroy();
   });
   req.resume();
-  // Not `Connection: close`: Node would destroy the socket as soon as the answer is written, with the
-  // client's bytes still unread, and the kernel would answer them with a reset.
-  if (res.writableFinished) socket.end();
-  else res.once('finish', () => socket.end());
 }
 
 /**
@@ -59,7 +63,7 @@ export async function readTextBody(req: IncomingMessage, res: ServerResponse, li
     bytes = await getRawBody(req, { length: req.headers['content-length'], limit });
   } catch (err) {
     if ((err as { type?: string }).type === 'entity.too.large') {
-      closeAfterDiscarding(req, res, limits.bodyDrainLimit);
+      closeAfterDiscarding(req, res, limits);
       throw new ApiError(413, `Request body is larger than ${limit} bytes`);
     }
     throw new ApiError(400, 'Invalid request: the body could not be read');

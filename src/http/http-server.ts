@@ -45,6 +45,8 @@ export function createHttpServer(app: Express, config: Config): Server {
     {
       ...expressClasses(app),
       maxHeaderSize: config.maxHeaderSize,
+      // A missing Host is refused by the app (src/http/protocol.ts), in the path's error format.
+      requireHostHeader: false,
       headersTimeout: config.headersTimeoutMs,
       requestTimeout: config.requestTimeoutMs,
       // How often Node checks the two timeouts above: often enough for short test settings.
