@@ -75,10 +75,10 @@ export function createApp({
 
   app.use(originForm);
   app.use(requestContext(logger));
-  // HTTP/1.1 message rules (Host, transfer codings, target form) before anything answers or reads a body.
-  app.use(protocolChecks(routes, config));
   // Security headers, CORS and the rate limit come before anything else answers.
   app.use(security(config, routes));
+  // HTTP/1.1 message rules (pipelining order, Host, transfer codings, target form) before any body is read.
+  app.use(protocolChecks(routes, config));
   // GraphiQL, GraphQL and the docs sit behind one path check, so REST requests skip their layers.
   app.use(nonRestRouter(openapi, graphqlEndpoint({ store, config, logger, resolvers })));
   app.use(headAndOptions(routes));

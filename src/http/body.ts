@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import contentType from 'content-type';
 import getRawBody from 'raw-body';
 import { ApiError } from '../rest/errors';
@@ -14,6 +15,9 @@ export interface BodyLimits {
   requestTimeoutMs: number;
 }
 
+/** Connections being closed after a refusal, each with the function that discards a request's body there. */
+const discarding = new WeakMap<Socket, (req: IncomingMessage) => void>();
+
 /**
  * For a request refused before its body was read: the answer says `Connection: close`, and the rest of
  * the body is read and thrown away, so a client that sends its whole request before reading gets the
@@ -25,16 +29,31 @@ export interface BodyLimits {
 export function closeAfterDiscarding(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): void {
   const socket = req.socket;
   res.setHeader('Connection', 'close');
-  socket.destroySoon = () => socket.end();
-  const timer = setTimeout(() => socket.destroy(), limits.requestTimeoutMs);
-  timer.unref();
-  socket.once('close', () => clearTimeout(timer));
-  let discarded = 0;
-  req.on('data', (chunk: Buffer) => {
-    discarded += chunk.length;
-    if (discarded > limits.bodyDrainLimit) socket.destroy();
-  });
-  req.resume();
+  let discard = discarding.get(socket);
+  if (!discard) {
+    socket.destroySoon = () => socket.end();
+    const timer = setTimeout(() => socket.destroy(), limits.requestTimeoutMs);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+    let discarded = 0;
+    const count = (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > limits.bodyDrainLimit) socket.destroy();
+    };
+    discard = (request) => request.on('data', count).resume();
+    discarding.set(socket, discard);
+  }
+  discard(req);
+}
+
+/**
+ * A request that comes on a connection being closed after a refusal (pipelined behind it) is not
+ * served: its body is thrown away like the refused one's. Returns whether that was the case.
+ */
+export function discardIfClosing(req: IncomingMessage): boolean {
+  const discard = discarding.get(req.socket);
+  discard?.(req);
+  return discard !== undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { ApiError, sendError } from '../rest/errors';
 import type { RouteTable } from '../rest/routes';
-import { closeAfterDiscarding, type BodyLimits } from './body';
+import { closeAfterDiscarding, discardIfClosing, type BodyLimits } from './body';
 
 /** An absolute-form target (RFC 9112 §3.2.2): scheme, optional userinfo, authority, then the rest. */
 const ABSOLUTE_FORM = /^https?:\/\/(?:[^/?#@]*@)?([^/?#]*)(.*)$/i;
@@ -64,6 +64,14 @@ function messageProblem(req: Request): ApiError | undefined {
  */
 export function protocolChecks(routes: RouteTable, limits: BodyLimits): RequestHandler {
   return (req, res, next) => {
+    // A pipelined request, parsed while an earlier answer on its connection is unfinished, waits for its
+    // turn (Node hands it the socket then): an earlier refusal may close the connection. Requests on a
+    // connection that is closing after a refusal are not served, and nothing they ask is stored.
+    if (discardIfClosing(req)) return;
+    if (!res.socket) {
+      res.once('socket', () => discardIfClosing(req) || next());
+      return;
+    }
     const problem = messageProblem(req);
     if (!problem) return next();
     closeAfterDiscarding(req, res, limits);

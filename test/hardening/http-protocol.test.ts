@@ -186,6 +186,35 @@ describe('HTTP/1.1 message rules (raw sockets)', () => {
     });
   });
 
+  describe('pipelined requests', () => {
+    const create = (title: string, extra = '') => {
+      const body = JSON.stringify({ title });
+      return `POST /books HTTP/1.1\r\nHost: localhost\r\n${extra}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    };
+    const statuses = (result: RawResult) => [...result.text.matchAll(/HTTP\/1\.1 (\d{3}) [A-Z]/g)].map((m) => Number(m[1]));
+
+    it.each([
+      ['a body over the limit (413)', create('x'.repeat(70 * 1024)), 413],
+      ['two Host headers (400)', create('Twice', 'Host: other\r\n'), 400],
+      ['Transfer-Encoding: gzip, chunked (501)', post('/books', 'Transfer-Encoding: gzip, chunked\r\n', chunk('{"title":"Zipped"}')), 501],
+    ])('when a valid request is pipelined behind one refused for %s, then only the refusal is answered and nothing is stored', async (_case, refused, status) => {
+      const before = await counts();
+      const result = await exchange(refused + create('Pipelined') + create('Pipelined too'));
+      expect(statuses(result)).toEqual([status]);
+      expect(result.closed).toBe(true);
+      expect(await counts()).toEqual(before);
+    });
+
+    it('when valid requests are pipelined, then each is answered, in order, and stored once', async () => {
+      const before = await counts();
+      const result = await exchange(create('First') + create('Second') + 'GET /books/1 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+      expect(statuses(result)).toEqual([201, 201, 200]);
+      const [first, second] = [...result.text.matchAll(/"title":"(First|Second)"/g)].map((m) => m[1]);
+      expect([first, second]).toEqual(['First', 'Second']);
+      expect(await counts()).toEqual({ ...before, books: before.books + 2 });
+    });
+  });
+
   describe('request targets', () => {
     it('when the target is in absolute form, then it is served as its path (and query)', async () => {
       const result = await exchange('GET http://localhost:3000/books?limit=1 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
