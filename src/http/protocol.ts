@@ -56,7 +56,8 @@ function messageProblem(req: Request): ApiError | undefined {
 }
 
 /**
- * Refuses requests that HTTP/1.1 says a server must not serve, before anything reads their body: a
+ * Refuses requests that HTTP/1.1 says a server must not serve, before anything reads their body or
+ * answers but the security layer (headers, CORS, rate limit): a
  * transfer coding other than chunked (501), Transfer-Encoding in HTTP/1.0, a target that is neither a
  * path nor an http(s) URL, a missing, duplicated or invalid Host (400). The answer is in the path's
  * error format; the rest of the body is discarded and the connection closed after it (closeAfterDiscarding),
