@@ -501,6 +501,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The request body is sent with a transfer coding other than `chunked` (such as `gzip, chunked`):
+         *     the service takes bodies as is or chunked only (RFC 9112 section 6.1). Nothing is read or stored;
+         *     the connection is closed after the answer.
+         */
+        JsonNotImplemented: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Not implemented: transfer coding \"gzip, chunked\"; request bodies may only be sent as is or chunked"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request body is over the body limit. */
         JsonPayloadTooLarge: {
             headers: {
@@ -583,6 +601,19 @@ export interface components {
             };
             content: {
                 /** @example Item 42 not found */
+                "text/plain": string;
+            };
+        };
+        /**
+         * @description The request body is sent with a transfer coding other than `chunked`; a one-line message.
+         *     Nothing is read or stored; the connection is closed after the answer.
+         */
+        TextNotImplemented: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example Not implemented: transfer coding "gzip, chunked"; request bodies may only be sent as is or chunked */
                 "text/plain": string;
             };
         };
@@ -701,6 +732,7 @@ export interface operations {
             400: components["responses"]["JsonBadRequest"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -739,6 +771,7 @@ export interface operations {
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -778,6 +811,7 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -828,6 +862,7 @@ export interface operations {
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -858,6 +893,7 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -895,6 +931,7 @@ export interface operations {
             404: components["responses"]["TextNotFound"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["TextNotImplemented"];
         };
     };
     getHealth: {
@@ -924,6 +961,7 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             /** @description Storage is unreachable, or did not answer within `HEALTH_TIMEOUT_MS`. */
             503: {
                 headers: {
@@ -967,6 +1005,7 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
         };
     };
     getReadiness: {
@@ -995,6 +1034,7 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             /** @description Shutting down (`draining`), or storage unreachable or too slow (`unavailable`). */
             503: {
                 headers: {
@@ -1048,6 +1088,7 @@ export interface operations {
             400: components["responses"]["TextBadRequest"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["TextNotImplemented"];
             503: components["responses"]["TextServiceUnavailable"];
         };
     };
@@ -1090,6 +1131,7 @@ export interface operations {
             415: components["responses"]["TextUnsupportedMediaType"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["TextNotImplemented"];
             503: components["responses"]["TextServiceUnavailable"];
         };
     };
@@ -1128,6 +1170,7 @@ export interface operations {
             404: components["responses"]["TextNotFound"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["TextNotImplemented"];
             503: components["responses"]["TextServiceUnavailable"];
         };
     };
@@ -1158,6 +1201,7 @@ export interface operations {
             404: components["responses"]["TextNotFound"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["TextNotImplemented"];
             503: components["responses"]["TextServiceUnavailable"];
         };
     };
@@ -1204,6 +1248,7 @@ export interface operations {
             400: components["responses"]["JsonBadRequest"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1243,6 +1288,7 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1293,6 +1339,7 @@ export interface operations {
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1323,6 +1370,7 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1369,6 +1417,7 @@ export interface operations {
             400: components["responses"]["JsonBadRequest"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1412,6 +1461,7 @@ export interface operations {
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1451,6 +1501,7 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1496,6 +1547,7 @@ export interface operations {
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1526,6 +1578,7 @@ export interface operations {
             404: components["responses"]["JsonNotFound"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1572,6 +1625,7 @@ export interface operations {
             400: components["responses"]["JsonBadRequest"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
@@ -1617,6 +1671,7 @@ export interface operations {
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };

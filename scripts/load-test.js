@@ -3,13 +3,18 @@
 // LOAD_DURATION_MS (30 s) against one instance of the built service (dist/, `npm run build`) spawned
 // on a free loopback port. Passes when there is no 5xx, no dropped connection, and the data matches
 // the client-side ledger: every acknowledged create present exactly once, every acknowledged delete gone.
+// Then nonReadingClients(): LOAD_NON_READING (300) clients ask for a list of a few MiB and never read it;
+// passes when the service's RSS stays bounded and the server closes those connections itself.
 'use strict';
 const { spawn } = require('node:child_process');
 const http = require('node:http');
 const net = require('node:net');
 const path = require('node:path');
 
+const fs = require('node:fs');
+
 const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 200);
+const NON_READING = Number(process.env.LOAD_NON_READING ?? 300);
 const DURATION_MS = Number(process.env.LOAD_DURATION_MS ?? 30_000);
 const root = path.resolve(__dirname, '..');
 
@@ -106,6 +111,105 @@ async function client(index, port, agent, deadline, stats, ledger) {
   ledger.live.push(...mine);
 }
 
+/** Resident memory of a process in MiB, from /proc (Linux). */
+function rssMiB(pid) {
+  const match = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+/**
+ * Clients that ask and never read (issue 11): a service of its own with a short write timeout, ~4 MiB of
+ * books, then NON_READING connections that each send `GET /books` and read nothing. Without a bound, each
+ * unsent answer stays in the process (Node has no write timeout): measured 120 MiB -> 1.3 GiB, held until the
+ * clients go. Checks that once the service has dealt with them the RSS is back under what it was plus
+ * MAX_UNSENT_BYTES and a margin, and that the server closed every such connection. The peak while they are
+ * served is printed, not checked: every answer is generated in full (a few MiB each) whether or not its
+ * client reads, and V8 collects that garbage at its own pace.
+ */
+async function nonReadingClients() {
+  const writeTimeoutMs = 3000;
+  const maxUnsentMiB = 64;
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(root, 'dist/src/server.js')], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', SEED: 'empty', RATE_LIMIT: '0', RESPONSE_WRITE_TIMEOUT_MS: String(writeTimeoutMs), MAX_UNSENT_BYTES: `${maxUnsentMiB}mb` },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+  for (let tries = 0; (await call(agent, port, 'GET', '/health')).status !== 200; tries++) {
+    if (tries > 150 || child.exitCode !== null) throw new Error('service for the non-reading clients did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const title = 'x'.repeat(990);
+  for (let i = 0; i < 4000; i += 100) {
+    await Promise.all(Array.from({ length: 100 }, (_, j) => call(agent, port, 'POST', '/books', { title: `${i + j} ${title}` })));
+  }
+  const before = rssMiB(child.pid);
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(child.pid))), 50);
+  const sockets = Array.from({ length: NON_READING }, () => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write('GET /books HTTP/1.1\r\nHost: localhost\r\n\r\n'));
+    socket.pause();
+    socket.on('error', () => undefined);
+    return socket;
+  });
+  // Once the service answers a request sent after theirs, every one of them has had its answer written.
+  await new Promise((r) => setTimeout(r, 500));
+  await call(new http.Agent({ keepAlive: false }), port, 'GET', '/health');
+  await new Promise((r) => setTimeout(r, writeTimeoutMs + 1000));
+  clearInterval(sampler);
+  // What the service still holds once it is idle again (garbage collected: the lowest of a few samples).
+  let settled = Infinity;
+  for (let i = 0; i < 30; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    settled = Math.min(settled, rssMiB(child.pid));
+  }
+  // Now read what each got. A connection the server cut ends with less than its answer's Content-Length; one
+  // whose whole answer fit in the kernel's buffers (so it never held process memory) ends at the keep-alive timeout.
+  const outcomes = await Promise.all(
+    sockets.map(
+      (socket) =>
+        new Promise((resolve) => {
+          const chunks = [];
+          const done = (ended) => {
+            clearTimeout(timer);
+            socket.destroy();
+            const text = Buffer.concat(chunks).toString('latin1');
+            const head = text.indexOf('\r\n\r\n');
+            const length = Number(/content-length: (\d+)/i.exec(text.slice(0, head))?.[1] ?? NaN);
+            resolve({ ended, cut: head < 0 || text.length - head - 4 < length });
+          };
+          const timer = setTimeout(() => done(false), 8000);
+          socket.on('data', (d) => chunks.push(d));
+          socket.once('close', () => done(true));
+          socket.resume();
+        }),
+    ),
+  );
+  const stillServing = (await call(agent, port, 'GET', '/books?limit=1')).status === 200;
+  agent.destroy();
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+  const margin = 128;
+  const bound = before + maxUnsentMiB + margin;
+  const cut = outcomes.filter((o) => o.ended && o.cut).length;
+  const closed = outcomes.filter((o) => o.ended).length;
+  console.log(
+    `non-reading: ${NON_READING} clients, RSS ${before.toFixed(0)} MiB -> peak ${peak.toFixed(0)} MiB while they are served ` +
+      `(answers generated, cut, collected) -> ${settled.toFixed(0)} MiB once their connections are closed, ` +
+      `${closed} closed by the server (${cut} in the middle of their answer)`,
+  );
+  return [
+    {
+      name: `RSS held after non-reading clients under the RSS before + MAX_UNSENT_BYTES + ${margin} MiB`,
+      ok: settled < bound,
+      detail: `${settled.toFixed(0)} MiB, bound ${bound.toFixed(0)} MiB`,
+    },
+    { name: 'the server closes every non-reading connection', ok: closed === NON_READING, detail: `${closed} of ${NON_READING}` },
+    { name: 'the service still answers after the non-reading clients', ok: stillServing, detail: 'GET /books failed' },
+  ];
+}
+
 async function main() {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(root, 'dist/src/server.js')], {
@@ -155,6 +259,7 @@ async function main() {
   const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 15_000))]);
   check('service stops cleanly on SIGTERM', code === 0, `exit ${code}`);
   if (code === 'timeout') child.kill('SIGKILL');
+  checks.push(...(await nonReadingClients()));
 
   console.log(
     `load: ${CLIENTS} clients, ${seconds.toFixed(1)} s, ${stats.requests} requests (${Math.round(stats.requests / seconds)}/s), ` +

@@ -10,6 +10,7 @@ import { resolvers as defaultResolvers } from './graphql/resolvers';
 import { headAndOptions, jsonBody } from './http/edge';
 import { NON_REST_PREFIXES } from './http/non-rest-routes';
 import { memoizeValidatorPathToRegexp } from './http/path-regexp-memo';
+import { originForm, protocolChecks } from './http/protocol';
 import { requestContext } from './http/request-context';
 import { security } from './http/security';
 import type { Logger } from './logger';
@@ -80,15 +81,18 @@ export function createApp({
   // Paths are case-sensitive (RFC 3986): /BOOKS is an unknown path, for Express and the validator alike.
   app.set('case sensitive routing', true);
 
+  app.use(originForm);
   // Prometheus metrics on this app's own registry; the request log and the metrics share one clock.
   const metrics = config.metricsEnabled ? createMetrics({ routes, store, path: config.metricsPath }) : undefined;
   app.use(requestContext(logger, metrics));
   // Security headers, CORS and the rate limit come before anything else answers; probes and scrapes are never limited.
   app.use(security(config, routes, new Set([...HEALTH_PATHS, config.metricsPath])));
+  // HTTP/1.1 message rules (pipelining order, Host, transfer codings, target form) before any body is read.
+  app.use(protocolChecks(routes, config));
   // GraphiQL, GraphQL, the docs and the metrics sit behind one path check, so REST requests skip their layers.
   app.use(nonRestRouter(openapi, graphqlEndpoint({ store, config, logger, resolvers, metrics: metrics?.graphql }), metrics));
   app.use(headAndOptions(routes));
-  app.use(jsonBody(routes, config.bodyLimit));
+  app.use(jsonBody(routes, config));
   // The validator recompiles every spec path per request; memoised (bounded, see the module).
   memoizeValidatorPathToRegexp();
   app.use(

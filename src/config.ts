@@ -9,6 +9,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** Most bytes of a refused request body read and thrown away (so the client sees the answer) before the connection is cut. */
+  bodyDrainLimit: number;
   /** `default` (seed/default.json), `empty`, or a path to a seed file of the same shape. */
   seed: string;
   /** postgres:// URL; unset means the embedded in-memory store. */
@@ -54,6 +56,10 @@ export interface Config {
   healthTimeoutMs: number;
   /** On SIGTERM/SIGINT, how long /health/ready answers 503 (and requests are still served) before the server closes. */
   shutdownDrainMs: number;
+  /** A connection whose client accepts none of its pending response bytes for this long is closed. */
+  responseWriteTimeoutMs: number;
+  /** Most bytes of responses held by the process, not yet accepted by their clients, over all connections. */
+  maxUnsentBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -88,14 +94,14 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, kib: 1024, mb: 1024 ** 2, mib: 1024 ** 2 };
 
-function byteSize(env: Env, name: string, fallback: number): number {
+function byteSize(env: Env, name: string, fallback: number, maxMiB = 64): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const match = /^(\d+)\s*([a-z]*)$/i.exec(raw.trim());
   const unit = match && SIZE_UNITS[match[2].toLowerCase()];
   const bytes = match && unit ? Number(match[1]) * unit : NaN;
-  if (!Number.isSafeInteger(bytes) || bytes < 1 || bytes > 64 * 1024 ** 2) {
-    throw new ConfigError(`${name} must be a size from 1 byte to 64mb such as 100kb, got "${raw}"`);
+  if (!Number.isSafeInteger(bytes) || bytes < 1 || bytes > maxMiB * 1024 ** 2) {
+    throw new ConfigError(`${name} must be a size from 1 byte to ${maxMiB}mb such as 100kb, got "${raw}"`);
   }
   return bytes;
 }
@@ -136,6 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST?.trim() || undefined,
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error', 'silent'] as const),
     bodyLimit: byteSize(env, 'BODY_LIMIT', 100 * 1024),
+    bodyDrainLimit: byteSize(env, 'BODY_DRAIN_LIMIT', 16 * 1024 ** 2, 16 * 1024),
     seed: seed === 'default' || seed === 'empty' ? seed : path.resolve(seed),
     databaseUrl: databaseUrl(env),
     validateResponses: bool(env, 'VALIDATE_RESPONSES', false),
@@ -162,6 +169,8 @@ export function loadConfig(env: Env = process.env): Config {
     metricsPath: metricsPath(env),
     healthTimeoutMs: integer(env, 'HEALTH_TIMEOUT_MS', 1000, 10, 60000),
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600000),
+    responseWriteTimeoutMs: integer(env, 'RESPONSE_WRITE_TIMEOUT_MS', 30000, 10, 3600000),
+    maxUnsentBytes: byteSize(env, 'MAX_UNSENT_BYTES', 128 * 1024 ** 2, 16 * 1024),
   };
   if (config.workers > 1 && !config.databaseUrl) {
     throw new ConfigError(`WORKERS=${config.workers} needs DATABASE_URL: the in-memory store cannot be shared between processes`);

@@ -81,6 +81,9 @@ describe('loadConfig rejects bad values with a ConfigError naming the variable',
     ['METRICS_PATH', '/a//b'],
     ['HEALTH_TIMEOUT_MS', '5'],
     ['SHUTDOWN_DRAIN_MS', 'later'],
+    ['RESPONSE_WRITE_TIMEOUT_MS', '5'],
+    ['MAX_UNSENT_BYTES', '0'],
+    ['MAX_UNSENT_BYTES', '20000mb'],
   ])('when %s=%s, then it throws a ConfigError that names %s', (name, value) => {
     let thrown: unknown;
     try {

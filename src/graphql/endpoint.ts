@@ -148,9 +148,9 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
   });
 
   /** The JSON body of a POST as text (the shared reader: limit, charset, encoding); graphql-http judges the rest. */
-  const readBody = async (req: Request): Promise<string | undefined> => {
+  const readBody = async (req: Request, res: Response): Promise<string | undefined> => {
     if (req.method !== 'POST' || !isJson(req)) return undefined;
-    return readTextBody(req, config.bodyLimit);
+    return readTextBody(req, res, config);
   };
 
   async function respond(req: Request, res: Response): Promise<void> {
@@ -185,7 +185,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
       res.status(204).end();
       return;
     }
-    readBody(req).then(
+    readBody(req, res).then(
       (body) => {
         req.body = body;
         respond(req, res).catch((error: unknown) => {

@@ -1,17 +1,69 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import contentType from 'content-type';
 import getRawBody from 'raw-body';
 import { ApiError } from '../rest/errors';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
+export interface BodyLimits {
+  /** Largest body read, in bytes. */
+  bodyLimit: number;
+  /** Most bytes of a refused body read and thrown away before the connection is cut. */
+  bodyDrainLimit: number;
+  /** Most time a refused body is read and thrown away before the connection is cut. */
+  requestTimeoutMs: number;
+}
+
+/** Connections being closed after a refusal, each with the function that discards a request's body there. */
+const discarding = new WeakMap<Socket, (req: IncomingMessage) => void>();
+
+/**
+ * For a request refused before its body was read: the answer says `Connection: close`, and the rest of
+ * the body is read and thrown away, so a client that sends its whole request before reading gets the
+ * answer rather than a broken pipe or a reset. Node ends such a connection with `destroySoon()`, which
+ * destroys the socket as soon as the answer is written, with the client's bytes still unread (the
+ * kernel then answers them with a reset); for this socket it only half-closes, and the connection is
+ * destroyed when the client closes its side, after `bodyDrainLimit` more bytes, or after `requestTimeoutMs`.
+ */
+export function closeAfterDiscarding(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): void {
+  const socket = req.socket;
+  res.setHeader('Connection', 'close');
+  let discard = discarding.get(socket);
+  if (!discard) {
+    socket.destroySoon = () => socket.end();
+    const timer = setTimeout(() => socket.destroy(), limits.requestTimeoutMs);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+    let discarded = 0;
+    const count = (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > limits.bodyDrainLimit) socket.destroy();
+    };
+    discard = (request) => request.on('data', count).resume();
+    discarding.set(socket, discard);
+  }
+  discard(req);
+}
+
+/**
+ * A request that comes on a connection being closed after a refusal (pipelined behind it) is not
+ * served: its body is thrown away like the refused one's. Returns whether that was the case.
+ */
+export function discardIfClosing(req: IncomingMessage): boolean {
+  const discard = discarding.get(req.socket);
+  discard?.(req);
+  return discard !== undefined;
+}
+
 /**
  * Reads a request body as UTF-8 text, for REST and GraphQL alike. Refuses at once, without reading
- * the rest of the body: a declared or streamed size over `limit` (413, and the connection is closed
- * rather than drained), a content encoding or a charset other than UTF-8 (415). Bytes that are not
- * valid UTF-8 are a 400.
+ * the rest of the body: a declared or streamed size over `bodyLimit` (413; the rest is discarded and the
+ * connection closed, see closeAfterDiscarding), a content encoding or a charset other than UTF-8 (415).
+ * Bytes that are not valid UTF-8 are a 400.
  */
-export async function readTextBody(req: IncomingMessage, limit: number): Promise<string> {
+export async function readTextBody(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): Promise<string> {
+  const limit = limits.bodyLimit;
   const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
   if (encoding !== 'identity') {
     throw new ApiError(415, 'Unsupported media type: request bodies must not use a content encoding');
@@ -30,7 +82,8 @@ export async function readTextBody(req: IncomingMessage, limit: number): Promise
     bytes = await getRawBody(req, { length: req.headers['content-length'], limit });
   } catch (err) {
     if ((err as { type?: string }).type === 'entity.too.large') {
-      throw new ApiError(413, `Request body is larger than ${limit} bytes`, undefined, { Connection: 'close' });
+      closeAfterDiscarding(req, res, limits);
+      throw new ApiError(413, `Request body is larger than ${limit} bytes`);
     }
     throw new ApiError(400, 'Invalid request: the body could not be read');
   }

@@ -1,7 +1,7 @@
 import contentType from 'content-type';
 import type { Request, RequestHandler } from 'express';
 import { ApiError } from '../rest/errors';
-import { readTextBody } from './body';
+import { readTextBody, type BodyLimits } from './body';
 import type { RouteTable } from '../rest/routes';
 
 /**
@@ -30,14 +30,14 @@ function hasBody(req: Request): boolean {
 }
 
 /**
- * Request bodies, for operations that take one: JSON only (415 otherwise), at most `limit` bytes
+ * Request bodies, for operations that take one: JSON only (415 otherwise), at most `bodyLimit` bytes
  * (413, refused from Content-Length before reading, or as soon as a chunked body passes the limit),
  * valid JSON (400). The Content-Type header is then normalised to `application/json` (and dropped
  * for operations without a body), so the validator's caches, keyed by the full Content-Type value,
  * cannot be grown by varying it.
  */
-export function jsonBody(routes: RouteTable, limit: number): RequestHandler {
-  return (req, _res, next) => {
+export function jsonBody(routes: RouteTable, limits: BodyLimits): RequestHandler {
+  return (req, res, next) => {
     const op = routes.match(req.path)?.operations[req.method];
     if (!op) return next();
     if (!op.hasRequestBody) {
@@ -65,7 +65,7 @@ export function jsonBody(routes: RouteTable, limit: number): RequestHandler {
     if (media !== 'application/json') {
       return next(new ApiError(415, 'Unsupported media type: request bodies must be application/json'));
     }
-    readTextBody(req, limit).then((text) => {
+    readTextBody(req, res, limits).then((text) => {
       if (text === '') return noBody();
       try {
         req.body = JSON.parse(text);

@@ -2,6 +2,7 @@ import { createServer, IncomingMessage, ServerResponse, type Server } from 'node
 import type { Socket } from 'node:net';
 import type { Express } from 'express';
 import type { Config } from '../config';
+import { guardUnsentResponses } from './unsent';
 
 type RequestClass = typeof IncomingMessage;
 type ResponseClass = typeof ServerResponse;
@@ -36,13 +37,16 @@ export function expressClasses(app: Express): { IncomingMessage: RequestClass; S
  * get Node's 431, a head not received within `headersTimeoutMs` or a request within
  * `requestTimeoutMs` gets 408 and the connection closed, a connection that sends nothing closes after
  * `headersTimeoutMs`, idle keep-alive connections close after
- * `keepAliveTimeoutMs`, and at most `maxConnections` sockets are open at once (0: no limit).
+ * `keepAliveTimeoutMs`, at most `maxConnections` sockets are open at once (0: no limit), and responses
+ * that clients do not read are bounded by `responseWriteTimeoutMs` and `maxUnsentBytes` (./unsent.ts).
  */
 export function createHttpServer(app: Express, config: Config): Server {
   const server = createServer(
     {
       ...expressClasses(app),
       maxHeaderSize: config.maxHeaderSize,
+      // A missing Host is refused by the app (src/http/protocol.ts), in the path's error format.
+      requireHostHeader: false,
       headersTimeout: config.headersTimeoutMs,
       requestTimeout: config.requestTimeoutMs,
       // How often Node checks the two timeouts above: often enough for short test settings.
@@ -61,5 +65,6 @@ export function createHttpServer(app: Express, config: Config): Server {
     socket.once('close', () => clearTimeout(silent));
   });
   if (config.maxConnections > 0) server.maxConnections = config.maxConnections;
+  guardUnsentResponses(server, { writeTimeoutMs: config.responseWriteTimeoutMs, maxUnsentBytes: config.maxUnsentBytes });
   return server;
 }

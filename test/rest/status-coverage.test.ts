@@ -103,14 +103,16 @@ const PROBES = new Set(['getHealth', 'getLiveness', 'getReadiness']);
 /**
  * Statuses every operation documents, derived from the operation's success trigger: 429 when the
  * same request goes over a rate limit of 1, 431 when its headers go over Node's 16 KiB default,
- * 503 when storage is unreachable (the health checks: 431 only).
+ * 501 when it is sent with a transfer coding other than chunked, 503 when storage is unreachable
+ * (the health checks: 431 and 501 only).
  */
 function addCrossCutting(triggers: Record<string, Trigger>): Record<string, Trigger> {
   const all = { ...triggers };
   for (const [pair, trigger] of Object.entries(triggers)) {
     const [op, status] = pair.split(' ');
     if (!status.startsWith('2')) continue;
-    all[`${op} 431`] = (t) => trigger({ ...t, http: headerBomb(t) });
+    all[`${op} 431`] = (t) => trigger({ ...t, http: withHeader(t, 'X-Padding', 'x'.repeat(20 * 1024)) });
+    all[`${op} 501`] = (t) => trigger({ ...t, http: gzipChunked(t) });
     if (PROBES.has(op)) continue;
     all[`${op} 429`] = async () => {
       const limited = makeApp({ config: { bodyLimit: LIMIT, rateLimit: 1 } });
@@ -125,11 +127,28 @@ function addCrossCutting(triggers: Record<string, Trigger>): Record<string, Trig
   return all;
 }
 
-/** The same supertest agent, with every request carrying 20 KiB of headers. */
-function headerBomb(t: TestApp): TestApp['http'] {
-  const padding = 'x'.repeat(20 * 1024);
+/** The same supertest agent, with every request carrying one more header. */
+function withHeader(t: TestApp, name: string, value: string): TestApp['http'] {
   return new Proxy(t.http, {
-    get: (target, method: 'get') => (path: string) => target[method](path).set('X-Padding', padding),
+    get: (target, method: 'get') => (path: string) => target[method](path).set(name, value),
+  });
+}
+
+/**
+ * The same supertest agent, with every request sent with `Transfer-Encoding: gzip, chunked`. A body
+ * given to send() is written instead: superagent would add a Content-Length, and Node's parser refuses
+ * a request with both.
+ */
+function gzipChunked(t: TestApp): TestApp['http'] {
+  return new Proxy(t.http, {
+    get: (target, method: 'get') => (path: string) => {
+      const test = target[method](path).set('Transfer-Encoding', 'gzip, chunked');
+      test.send = (body: unknown) => {
+        test.type('json').write(JSON.stringify(body));
+        return test;
+      };
+      return test;
+    },
   });
 }
 

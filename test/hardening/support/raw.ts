@@ -6,6 +6,8 @@ export interface RawResult {
   status: number | undefined;
   closed: boolean;
   ms: number;
+  /** A write failed (EPIPE, ECONNRESET): the server closed the connection before it took the whole request. */
+  writeFailed: boolean;
 }
 
 /**
@@ -19,13 +21,14 @@ export function rawExchange(port: number, chunks: (string | Buffer)[], opts: { g
     const socket: Socket = connect(port, '127.0.0.1');
     let text = '';
     let done = false;
+    let writeFailed = false;
     const finish = (closed: boolean) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
       socket.destroy();
       const match = /^HTTP\/1\.1 (\d{3})/.exec(text);
-      resolve({ text, status: match ? Number(match[1]) : undefined, closed, ms: Date.now() - started });
+      resolve({ text, status: match ? Number(match[1]) : undefined, closed, ms: Date.now() - started, writeFailed });
     };
     const timer = setTimeout(() => finish(false), waitMs);
     socket.on('data', (d) => (text += d.toString('latin1')));
@@ -34,7 +37,7 @@ export function rawExchange(port: number, chunks: (string | Buffer)[], opts: { g
     socket.once('connect', async () => {
       for (const chunk of chunks) {
         if (done || socket.destroyed) return;
-        socket.write(chunk);
+        socket.write(chunk, (err) => (writeFailed ||= err != null));
         if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
       }
     });
