@@ -1,10 +1,15 @@
 import { Pool, types, type PoolConfig, type QueryResultRow } from 'pg';
 import { StorageUnavailableError } from '../errors';
+import type { WaitQueue } from './queue';
 
-/** Pool settings: nothing waits long. A request that cannot get storage fails fast with a 503. */
+/**
+ * Pool settings: nothing that touches the database waits long; a request that cannot reach it fails
+ * fast with a 503. Waiting for a busy pool is not the pool's business: the store's WaitQueue
+ * (queue.ts) lets at most `max` statements at the pool at once, so the pool never queues.
+ */
 export const POOL_SETTINGS = {
   max: 10,
-  /** Waiting for a connection (new or from the pool) gives up after this. */
+  /** Opening a new connection gives up after this (the database is unreachable). */
   connectionTimeoutMillis: 2000,
   idleTimeoutMillis: 30000,
   /** Server-side limit for one statement. */
@@ -76,16 +81,31 @@ export interface Queryable {
   query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<R[]>;
 }
 
-/** Runs single statements on the pool, translating unreachable-storage errors and reporting each statement. */
-export function queryRunner(pool: Pool, onQuery: (text: string) => void = () => undefined): Queryable {
+export interface RunnerOptions {
+  /** Called with the text of every statement (for logging and tests). */
+  onQuery?: (text: string) => void;
+  /** The signal of the request being served, if any: a request whose client went away leaves the queue. */
+  signal?: () => AbortSignal | undefined;
+}
+
+/**
+ * Runs single statements on the pool, each after its turn in `queue`, translating unreachable-storage
+ * errors and reporting each statement. When storage turns out to be unreachable, the statements still
+ * waiting fail at once with the same error instead of waiting their turn to find out.
+ */
+export function queryRunner(pool: Pool, queue: WaitQueue, { onQuery = () => undefined, signal = () => undefined }: RunnerOptions = {}): Queryable {
   return {
     async query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<R[]> {
-      onQuery(text);
-      try {
-        return (await pool.query<R>(text, values)).rows;
-      } catch (err) {
-        throw translate(err);
-      }
+      return queue.run(async () => {
+        onQuery(text);
+        try {
+          return (await pool.query<R>(text, values)).rows;
+        } catch (err) {
+          const translated = translate(err);
+          if (translated instanceof StorageUnavailableError) queue.failWaiting(translated);
+          throw translated;
+        }
+      }, signal());
     },
   };
 }
