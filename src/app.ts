@@ -7,6 +7,7 @@ import type { Config } from './config';
 import { docsRouter, graphiqlPage } from './docs';
 import { graphqlEndpoint } from './graphql/endpoint';
 import { resolvers as defaultResolvers } from './graphql/resolvers';
+import { abortWhenClientGoes } from './http/client-gone';
 import { headAndOptions, jsonBody } from './http/edge';
 import { NON_REST_PREFIXES } from './http/non-rest-routes';
 import { memoizeValidatorPathToRegexp } from './http/path-regexp-memo';
@@ -73,6 +74,8 @@ export function createApp({
   app.set('case sensitive routing', true);
 
   app.use(requestContext(logger));
+  // Storage with a connection queue (PostgreSQL): a request whose client left stops waiting in it.
+  if (store.kind === 'postgres') app.use(abortWhenClientGoes());
   // Security headers, CORS and the rate limit come before anything else answers.
   app.use(security(config, routes));
   // GraphiQL, GraphQL and the docs sit behind one path check, so REST requests skip their layers.

@@ -1,5 +1,6 @@
 import { Pool } from 'pg';
 import type { SeedData, Store } from '../types';
+import { requestSignal } from '../request-scope';
 import { PgChildCollection, PgCollection } from './collection';
 import { createPool, queryRunner, translate } from './pool';
 import { WaitQueue, type QueueSettings } from './queue';
@@ -26,7 +27,7 @@ export interface PostgresStoreOptions {
   /** Requests allowed to wait for a connection, and for how long (ms). Default 1000 and 10000. */
   queueLimit?: number;
   queueTimeoutMs?: number;
-  /** The signal of the request being served (a request whose client went away leaves the queue). */
+  /** The signal of the request being served (a request whose client went away leaves the queue); default: request-scope.ts. */
   signal?: () => AbortSignal | undefined;
 }
 
@@ -42,7 +43,7 @@ export interface PoolStats {
  * repository from its table. Several processes may share one database.
  */
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store & { poolStats(): PoolStats }> {
-  const { schema = 'public', seed, onQuery, signal, pingTimeoutMs = 1000, queueLimit = 1000, queueTimeoutMs = 10000 } = options;
+  const { schema = 'public', seed, onQuery, signal = requestSignal, pingTimeoutMs = 1000, queueLimit = 1000, queueTimeoutMs = 10000 } = options;
   if (!options.pool && !options.url) throw new Error('createPostgresStore needs a url or a pool');
   const pool = options.pool ?? createPool(options.url!, options.onPoolError, options.poolSize ? { max: options.poolSize } : {});
   const owned = !options.pool;
