@@ -72,6 +72,14 @@ export function isUnavailable(err: unknown): boolean {
   return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
 }
 
+/**
+ * True when an error says the database itself cannot be reached or stopped answering (not merely that
+ * one statement ran past `statement_timeout`, SQLSTATE 57014, which a healthy but locked table causes).
+ */
+export function isDatabaseDown(err: unknown): boolean {
+  return isUnavailable(err) && (err as { code?: unknown }).code !== '57014';
+}
+
 /** Unreachable-storage errors become StorageUnavailableError (the original kept as `cause`); others pass unchanged. */
 export function translate(err: unknown): unknown {
   return isUnavailable(err) ? new StorageUnavailableError('Storage is unreachable', { cause: err }) : err;
@@ -90,7 +98,7 @@ export interface RunnerOptions {
 
 /**
  * Runs single statements on the pool, each after its turn in `queue`, translating unreachable-storage
- * errors and reporting each statement. When storage turns out to be unreachable, the statements still
+ * errors and reporting each statement. When the database turns out to be down, the statements still
  * waiting fail at once with the same error instead of waiting their turn to find out.
  */
 export function queryRunner(pool: Pool, queue: WaitQueue, { onQuery = () => undefined, signal = () => undefined }: RunnerOptions = {}): Queryable {
@@ -102,7 +110,7 @@ export function queryRunner(pool: Pool, queue: WaitQueue, { onQuery = () => unde
           return (await pool.query<R>(text, values)).rows;
         } catch (err) {
           const translated = translate(err);
-          if (translated instanceof StorageUnavailableError) queue.failWaiting(translated);
+          if (isDatabaseDown(err)) queue.failWaiting(translated as StorageUnavailableError);
           throw translated;
         }
       }, signal());
