@@ -53,7 +53,8 @@ describePostgres(
     }, 60000);
 
     afterAll(async () => {
-      if (service) expect(await stopService(service)).toBe(0);
+      // On failure, the end of the service's log says which process did not stop cleanly.
+      if (service) expect({ code: await stopService(service), log: service.output().slice(-3000) }).toMatchObject({ code: 0 });
       await database?.drop();
     }, 60000);
 
