@@ -94,7 +94,9 @@ export interface paths {
         /**
          * Health check
          * @description `ok` with the service version and storage kind; 503 when storage is unreachable or does not
-         *     answer within `HEALTH_TIMEOUT_MS` (1 s by default). Never rate-limited.
+         *     answer within `HEALTH_TIMEOUT_MS` (1 s by default). It checks storage on a connection of its
+         *     own, so it answers at once however many requests wait for the storage connections (it is
+         *     never load-shed with "Server busy"). Never rate-limited.
          */
         get: operations["getHealth"];
         put?: never;
@@ -534,8 +536,13 @@ export interface components {
             };
         };
         /**
-         * @description Storage (PostgreSQL, when `DATABASE_URL` is set) is unreachable; nothing was changed. The
-         *     service recovers by itself when storage is back. `Retry-After` says when to try again.
+         * @description The request was not carried out (nothing was changed) and may be retried after `Retry-After`
+         *     seconds. Two causes, told apart by the message:
+         *     - `Service unavailable`: storage (PostgreSQL, when `DATABASE_URL` is set) is unreachable. The
+         *       service recovers by itself when storage is back.
+         *     - `Server busy, retry later`: storage is fine but the service is shedding load: every storage
+         *       connection was busy and the request could not wait its turn (more than `DB_QUEUE_LIMIT`
+         *       requests already waiting, or none free within `DB_QUEUE_TIMEOUT_MS`).
          */
         JsonServiceUnavailable: {
             headers: {
@@ -543,11 +550,6 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": "Service unavailable"
-                 *     }
-                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -627,14 +629,18 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description Storage is unreachable; nothing was changed; a one-line message. `Retry-After` says when to try again. */
+        /**
+         * @description The request was not carried out (nothing was changed); a one-line message; `Retry-After` says
+         *     when to try again. `Service unavailable`: storage is unreachable. `Server busy, retry later`:
+         *     storage is fine but every connection was busy and the request could not wait its turn (see
+         *     `DB_QUEUE_LIMIT`, `DB_QUEUE_TIMEOUT_MS`).
+         */
         TextServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
-                /** @example Service unavailable */
                 "text/plain": string;
             };
         };

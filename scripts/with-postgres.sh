@@ -69,5 +69,5 @@ npm run build --silent
 echo "== store, REST and GraphQL suites on PostgreSQL"
 npx jest test/store test/rest test/graphql --testPathIgnorePatterns /test/store/scale/
 
-echo "== scale-out suites: two services on one database, then PostgreSQL stopped under load"
+echo "== scale-out suites: two services on one database, PostgreSQL stopped under load, bursts, killed workers"
 TEST_PG_CONTROL="$WORK/control.sh" npx jest --runInBand test/store/scale

@@ -7,6 +7,7 @@ import type { Config } from './config';
 import { docsRouter, graphiqlPage } from './docs';
 import { graphqlEndpoint } from './graphql/endpoint';
 import { resolvers as defaultResolvers } from './graphql/resolvers';
+import { abortWhenClientGoes } from './http/client-gone';
 import { headAndOptions, jsonBody } from './http/edge';
 import { NON_REST_PREFIXES } from './http/non-rest-routes';
 import { memoizeValidatorPathToRegexp } from './http/path-regexp-memo';
@@ -85,6 +86,8 @@ export function createApp({
   // Prometheus metrics on this app's own registry; the request log and the metrics share one clock.
   const metrics = config.metricsEnabled ? createMetrics({ routes, store, path: config.metricsPath }) : undefined;
   app.use(requestContext(logger, metrics));
+  // Storage with a connection queue (PostgreSQL): a request whose client left stops waiting in it.
+  if (store.kind === 'postgres') app.use(abortWhenClientGoes());
   // Security headers, CORS and the rate limit come before anything else answers; probes and scrapes are never limited.
   app.use(security(config, routes, new Set([...HEALTH_PATHS, config.metricsPath])));
   // HTTP/1.1 message rules (pipelining order, Host, transfer codings, target form) before any body is read.

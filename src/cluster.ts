@@ -6,8 +6,17 @@ import type { Logger } from './logger';
  * (each runs server.ts's normal start against the shared database), replaces a worker that dies
  * after it started, and stops everything if one cannot start. SIGTERM/SIGINT are passed on; each
  * worker drains its requests and closes its pool; the primary exits when all have.
+ *
+ * Workers accept connections themselves from the shared listening socket (SCHED_NONE), not through
+ * the primary's round-robin: with round-robin the primary accepts and hands each connection to a
+ * worker, and a connection handed to a worker that dies before taking it stays open in the primary
+ * with no answer, forever. With SCHED_NONE a killed worker takes only the connections it had
+ * accepted, and the operating system closes those at once (the client sees a reset, never a hang);
+ * connections not yet accepted wait in the kernel's backlog for the other workers.
  */
 export function runPrimary(workers: number, logger: Logger): void {
+  // Must be set before the first fork; it applies to every worker forked after.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   const started = new Set<number>();
   let stopping = false;
   let exitCode = 0;

@@ -15,6 +15,12 @@ export interface Config {
   seed: string;
   /** postgres:// URL; unset means the embedded in-memory store. */
   databaseUrl: string | undefined;
+  /** PostgreSQL connections per process; requests beyond them wait in a bounded queue. */
+  dbPoolSize: number;
+  /** Requests allowed to wait for a connection; one more is answered 503 "Server busy" at once. */
+  dbQueueLimit: number;
+  /** Longest wait for a connection (ms); then 503 "Server busy". */
+  dbQueueTimeoutMs: number;
   /** Validate every response against openapi.yaml (on in tests; a drifting response becomes a 500). */
   validateResponses: boolean;
   graphql: {
@@ -145,6 +151,9 @@ export function loadConfig(env: Env = process.env): Config {
     bodyDrainLimit: byteSize(env, 'BODY_DRAIN_LIMIT', 16 * 1024 ** 2, 16 * 1024),
     seed: seed === 'default' || seed === 'empty' ? seed : path.resolve(seed),
     databaseUrl: databaseUrl(env),
+    dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
+    dbQueueLimit: integer(env, 'DB_QUEUE_LIMIT', 1000, 0, 1000000),
+    dbQueueTimeoutMs: integer(env, 'DB_QUEUE_TIMEOUT_MS', 10000, 1, 600000),
     validateResponses: bool(env, 'VALIDATE_RESPONSES', false),
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 10, 1, 1000),

@@ -111,3 +111,25 @@ describe('every setting is documented', () => {
     }
   });
 });
+
+describe('PostgreSQL connection queue settings', () => {
+  it('when unset, then 10 connections, 1000 waiting requests, 10 s wait; when given, then parsed (0 waiting means shed at once)', () => {
+    expect(loadConfig({})).toMatchObject({ dbPoolSize: 10, dbQueueLimit: 1000, dbQueueTimeoutMs: 10000 });
+    expect(loadConfig({ DB_POOL_SIZE: '2', DB_QUEUE_LIMIT: '0', DB_QUEUE_TIMEOUT_MS: '250' })).toMatchObject({
+      dbPoolSize: 2,
+      dbQueueLimit: 0,
+      dbQueueTimeoutMs: 250,
+    });
+  });
+
+  it.each([
+    ['DB_POOL_SIZE', '0'],
+    ['DB_POOL_SIZE', 'ten'],
+    ['DB_QUEUE_LIMIT', '-1'],
+    ['DB_QUEUE_TIMEOUT_MS', '0'],
+    ['DB_QUEUE_TIMEOUT_MS', '10s'],
+  ])('when %s=%s, then it throws a one-line ConfigError that names it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} must be an integer from \\d+ to \\d+, got "${value}"$`));
+  });
+});

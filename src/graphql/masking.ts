@@ -1,9 +1,17 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Logger } from '../logger';
-import { StorageUnavailableError } from '../store/errors';
+import { OverloadedError, StorageUnavailableError } from '../store/errors';
 
 export const MASKED_MESSAGE = 'Unexpected error.';
 export const UNAVAILABLE_MESSAGE = 'Service unavailable: storage is unreachable; retry later.';
+export const BUSY_MESSAGE = 'Server busy: retry later.';
+
+/** Failures of storage that are expected to pass, with what the client is told: said plainly, still without internals. */
+function expectedFailure(error: unknown): { message: string; code: string } | undefined {
+  if (error instanceof StorageUnavailableError) return { message: UNAVAILABLE_MESSAGE, code: 'SERVICE_UNAVAILABLE' };
+  if (error instanceof OverloadedError) return { message: BUSY_MESSAGE, code: 'SERVER_BUSY' };
+  return undefined;
+}
 
 /**
  * graphql-js's own completion error for a null in a non-null position. It is a plain Error, like an
@@ -27,15 +35,15 @@ export function maskErrors(result: ExecutionResult, logger: Logger, requestId: s
   if (!result.errors?.some(isUnexpected)) return result;
   const errors = result.errors.map((error) => {
     if (!isUnexpected(error)) return error;
-    const unavailable = error.originalError instanceof StorageUnavailableError;
-    logger[unavailable ? 'warn' : 'error']('graphql resolver failed', { requestId, path: error.path?.join('.'), error: error.originalError });
-    // Storage down is expected to pass: say so (as REST's 503 does), still without internals.
-    return new GraphQLError(unavailable ? UNAVAILABLE_MESSAGE : MASKED_MESSAGE, {
+    const expected = expectedFailure(error.originalError);
+    logger[expected ? 'warn' : 'error']('graphql resolver failed', { requestId, path: error.path?.join('.'), error: error.originalError });
+    // Storage down or busy is expected to pass: say so (as REST's 503 does), still without internals.
+    return new GraphQLError(expected?.message ?? MASKED_MESSAGE, {
       nodes: error.nodes,
       source: error.source,
       positions: error.positions,
       path: error.path,
-      extensions: { code: unavailable ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR' },
+      extensions: { code: expected?.code ?? 'INTERNAL_SERVER_ERROR' },
     });
   });
   return { ...result, errors };

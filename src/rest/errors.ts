@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger';
-import { StorageUnavailableError } from '../store/errors';
+import { OverloadedError, StorageUnavailableError } from '../store/errors';
 import type { RouteTable } from './routes';
 
 export interface ErrorDetail {
@@ -29,6 +29,9 @@ const GENERIC: Record<number, string> = {
   500: 'Something went wrong',
   503: 'Service unavailable',
 };
+
+/** 503 when the service sheds load on purpose (storage is fine, every connection busy): not "unavailable". */
+export const BUSY_MESSAGE = 'Server busy, retry later';
 
 interface ValidatorError {
   status: number;
@@ -98,6 +101,10 @@ export function toApiError(err: unknown, bodyLimit: number): { error: ApiError; 
   // Storage unreachable: 503, the request was not carried out and may be retried.
   if (err instanceof StorageUnavailableError) {
     return { error: new ApiError(503, GENERIC[503], undefined, { 'Retry-After': '1' }), unexpected: false };
+  }
+  // Load shed: storage is up but this request could not get a connection in time. Also a 503, said plainly.
+  if (err instanceof OverloadedError) {
+    return { error: new ApiError(503, BUSY_MESSAGE, undefined, { 'Retry-After': '1' }), unexpected: false };
   }
   const candidate = err as Partial<ValidatorError & BodyParserError> | null;
   if (candidate && typeof candidate.type === 'string' && typeof candidate.status === 'number' && candidate.status < 500) {

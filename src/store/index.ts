@@ -12,6 +12,9 @@ export async function createStore(config: Config, logger?: Logger): Promise<Stor
     return createPostgresStore({
       url: config.databaseUrl,
       seed,
+      poolSize: config.dbPoolSize,
+      queueLimit: config.dbQueueLimit,
+      queueTimeoutMs: config.dbQueueTimeoutMs,
       onPoolError: (err) => logger?.warn('storage: idle connection failed', { err: err.message }),
     });
   }

@@ -1,7 +1,9 @@
-import type { Pool } from 'pg';
+import { Pool } from 'pg';
 import type { SeedData, Store } from '../types';
+import { requestSignal } from '../request-scope';
 import { PgChildCollection, PgCollection } from './collection';
 import { createPool, queryRunner, translate } from './pool';
+import { WaitQueue, type QueueSettings } from './queue';
 import { prepareDatabase } from './setup';
 import { TABLES } from './tables';
 
@@ -18,18 +20,32 @@ export interface PostgresStoreOptions {
   onQuery?: (text: string) => void;
   /** Errors of idle pooled connections (the server went away). */
   onPoolError?: (err: Error) => void;
-  /** Time limit for `ping` (ms). */
+  /** Time limit for `ping` (ms), connecting included. */
   pingTimeoutMs?: number;
+  /** Connections in the pool the store makes (a borrowed pool keeps its own `max`). Default 10. */
+  poolSize?: number;
+  /** Requests allowed to wait for a connection, and for how long (ms). Default 1000 and 10000. */
+  queueLimit?: number;
+  queueTimeoutMs?: number;
+  /** The signal of the request being served (a request whose client went away leaves the queue); default: request-scope.ts. */
+  signal?: () => AbortSignal | undefined;
+}
+
+/** The connection pool's occupancy: connections open, of which idle, and requests waiting for one. */
+export interface PoolStats {
+  size: number;
+  idle: number;
+  waiting: number;
 }
 
 /**
  * The PostgreSQL store: applies migrations and the seed (see setup.ts), then serves every
  * repository from its table. Several processes may share one database.
  */
-export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store> {
-  const { schema = 'public', seed, onQuery, pingTimeoutMs = 1000 } = options;
+export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store & { poolStats(): PoolStats }> {
+  const { schema = 'public', seed, onQuery, signal = requestSignal, pingTimeoutMs = 1000, queueLimit = 1000, queueTimeoutMs = 10000 } = options;
   if (!options.pool && !options.url) throw new Error('createPostgresStore needs a url or a pool');
-  const pool = options.pool ?? createPool(options.url!, options.onPoolError);
+  const pool = options.pool ?? createPool(options.url!, options.onPoolError, options.poolSize ? { max: options.poolSize } : {});
   const owned = !options.pool;
   try {
     await prepareDatabase(pool, schema, seed);
@@ -37,7 +53,11 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     if (owned) await pool.end().catch(() => undefined);
     throw err;
   }
-  const db = queryRunner(pool, onQuery);
+  const queue = new WaitQueue({ size: pool.options.max, limit: queueLimit, timeoutMs: queueTimeoutMs } satisfies QueueSettings);
+  // /health has a connection of its own: it never waits behind the requests queued for the pool.
+  const health = new Pool({ ...pool.options, max: 1, connectionTimeoutMillis: pingTimeoutMs, allowExitOnIdle: true });
+  health.on('error', options.onPoolError ?? (() => undefined));
+  const db = queryRunner(pool, queue, { onQuery, signal });
   const collection = <T extends { id: number }>(name: keyof typeof TABLES) => new PgCollection<T>(db, schema, TABLES[name]);
   return {
     kind: 'postgres',
@@ -51,16 +71,15 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     comments: new PgChildCollection(db, schema, TABLES.comments, 'postId'),
     async ping() {
       try {
-        await pool.query({ text: 'SELECT 1', query_timeout: pingTimeoutMs } as never);
+        await health.query({ text: 'SELECT 1', query_timeout: pingTimeoutMs } as never);
       } catch (err) {
         throw translate(err);
       }
     },
+    poolStats: () => ({ size: pool.totalCount, idle: pool.idleCount, waiting: queue.waiting }),
     async close() {
+      if (!health.ended) await health.end();
       if (owned && !pool.ended) await pool.end();
-    },
-    poolStats() {
-      return { size: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
     },
   };
 }

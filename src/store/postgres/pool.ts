@@ -1,10 +1,15 @@
 import { Pool, types, type PoolConfig, type QueryResultRow } from 'pg';
 import { StorageUnavailableError } from '../errors';
+import type { WaitQueue } from './queue';
 
-/** Pool settings: nothing waits long. A request that cannot get storage fails fast with a 503. */
+/**
+ * Pool settings: nothing that touches the database waits long; a request that cannot reach it fails
+ * fast with a 503. Waiting for a busy pool is not the pool's business: the store's WaitQueue
+ * (queue.ts) lets at most `max` statements at the pool at once, so the pool never queues.
+ */
 export const POOL_SETTINGS = {
   max: 10,
-  /** Waiting for a connection (new or from the pool) gives up after this. */
+  /** Opening a new connection gives up after this (the database is unreachable). */
   connectionTimeoutMillis: 2000,
   idleTimeoutMillis: 30000,
   /** Server-side limit for one statement. */
@@ -67,6 +72,14 @@ export function isUnavailable(err: unknown): boolean {
   return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
 }
 
+/**
+ * True when an error says the database itself cannot be reached or stopped answering (not merely that
+ * one statement ran past `statement_timeout`, SQLSTATE 57014, which a healthy but locked table causes).
+ */
+export function isDatabaseDown(err: unknown): boolean {
+  return isUnavailable(err) && (err as { code?: unknown }).code !== '57014';
+}
+
 /** Unreachable-storage errors become StorageUnavailableError (the original kept as `cause`); others pass unchanged. */
 export function translate(err: unknown): unknown {
   return isUnavailable(err) ? new StorageUnavailableError('Storage is unreachable', { cause: err }) : err;
@@ -76,16 +89,31 @@ export interface Queryable {
   query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<R[]>;
 }
 
-/** Runs single statements on the pool, translating unreachable-storage errors and reporting each statement. */
-export function queryRunner(pool: Pool, onQuery: (text: string) => void = () => undefined): Queryable {
+export interface RunnerOptions {
+  /** Called with the text of every statement (for logging and tests). */
+  onQuery?: (text: string) => void;
+  /** The signal of the request being served, if any: a request whose client went away leaves the queue. */
+  signal?: () => AbortSignal | undefined;
+}
+
+/**
+ * Runs single statements on the pool, each after its turn in `queue`, translating unreachable-storage
+ * errors and reporting each statement. When the database turns out to be down, the statements still
+ * waiting fail at once with the same error instead of waiting their turn to find out.
+ */
+export function queryRunner(pool: Pool, queue: WaitQueue, { onQuery = () => undefined, signal = () => undefined }: RunnerOptions = {}): Queryable {
   return {
     async query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<R[]> {
-      onQuery(text);
-      try {
-        return (await pool.query<R>(text, values)).rows;
-      } catch (err) {
-        throw translate(err);
-      }
+      return queue.run(async () => {
+        onQuery(text);
+        try {
+          return (await pool.query<R>(text, values)).rows;
+        } catch (err) {
+          const translated = translate(err);
+          if (isDatabaseDown(err)) queue.failWaiting(translated as StorageUnavailableError);
+          throw translated;
+        }
+      }, signal());
     },
   };
 }

@@ -1,0 +1,85 @@
+import { OverloadedError } from '../errors';
+
+export interface QueueSettings {
+  /** Tasks running at once (the pool's connections). */
+  size: number;
+  /** Tasks allowed to wait for a free slot; one more is refused at once. */
+  limit: number;
+  /** Longest wait for a slot (ms). */
+  timeoutMs: number;
+}
+
+interface Waiter {
+  start: () => void;
+  fail: (err: Error) => void;
+}
+
+/**
+ * A bounded, first-come-first-served wait for one of `size` slots: the service's own queue in front of
+ * the connection pool, so that waiting for a busy (healthy) database is told apart from failing to
+ * reach it. Over `limit` waiting, or after `timeoutMs` of waiting, a task fails with OverloadedError
+ * without running; a task whose signal aborts while it waits leaves the queue without running.
+ */
+export class WaitQueue {
+  private running = 0;
+  /** In arrival order (a Set keeps insertion order and removes any waiter in O(1)). */
+  private readonly waiters = new Set<Waiter>();
+
+  constructor(private readonly settings: QueueSettings) {}
+
+  /** Tasks waiting for a slot. */
+  get waiting(): number {
+    return this.waiters.size;
+  }
+
+  /** Runs `task` in a slot, after waiting for one if all are taken. */
+  async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await this.acquire(signal);
+    try {
+      return await task();
+    } finally {
+      this.release();
+    }
+  }
+
+  /** Fails every waiting task with `err` (storage is down: waiting would only turn "unreachable" into "busy"). */
+  failWaiting(err: Error): void {
+    for (const waiter of [...this.waiters]) waiter.fail(err);
+  }
+
+  private acquire(signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
+    if (this.running < this.settings.size && this.waiters.size === 0) {
+      this.running += 1;
+      return Promise.resolve();
+    }
+    if (this.waiters.size >= this.settings.limit) {
+      return Promise.reject(new OverloadedError(`Server busy: ${this.waiters.size} requests already wait for storage`));
+    }
+    return new Promise<void>((resolve, reject) => {
+      const leave = () => {
+        this.waiters.delete(waiter);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const waiter: Waiter = {
+        start: () => (leave(), resolve()),
+        fail: (err) => (leave(), reject(err)),
+      };
+      const onAbort = () => waiter.fail(signal!.reason as Error);
+      const timer = setTimeout(
+        () => waiter.fail(new OverloadedError(`Server busy: no storage connection within ${this.settings.timeoutMs} ms`)),
+        this.settings.timeoutMs,
+      );
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.add(waiter);
+    });
+  }
+
+  private release(): void {
+    const [next] = this.waiters;
+    // The slot passes straight to the first waiter (`running` unchanged), so no newcomer jumps the queue.
+    if (next) next.start();
+    else this.running -= 1;
+  }
+}
