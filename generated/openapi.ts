@@ -430,6 +430,34 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description A request with the same `Idempotency-Key` is still being processed; retry after it finishes. */
+        JsonIdempotencyConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Idempotency-Key 8e03978e is in use by a request still in progress; retry later"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The `Idempotency-Key` was already used for a different request (another path or body); nothing was created. */
+        JsonIdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Idempotency-Key 8e03978e was already used for a different request"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No record has this id. */
         JsonNotFound: {
             headers: {
@@ -509,6 +537,23 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description Storage is unreachable or did not answer in time. `Retry-After` says when to try again. The
+         *     message says which case this is: `Service unavailable` (the create was cancelled: nothing was
+         *     stored, a plain retry is safe), or `Service unavailable: the outcome of this write is unknown`
+         *     (the database stopped answering while committing it; it may be stored). In the second case only
+         *     a retry with the same `Idempotency-Key` is safe: it answers the stored record if the first
+         *     attempt was committed, and creates it otherwise.
+         */
+        JsonWriteUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request is invalid; a one-line message. */
         TextBadRequest: {
             headers: {
@@ -516,6 +561,26 @@ export interface components {
             };
             content: {
                 /** @example Invalid request: body must have required property 'name' */
+                "text/plain": string;
+            };
+        };
+        /** @description A request with the same `Idempotency-Key` is still being processed; a one-line message. */
+        TextIdempotencyConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example Idempotency-Key 8e03978e is in use by a request still in progress; retry later */
+                "text/plain": string;
+            };
+        };
+        /** @description The `Idempotency-Key` was already used for a different request; nothing was created; a one-line message. */
+        TextIdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example Idempotency-Key 8e03978e was already used for a different request */
                 "text/plain": string;
             };
         };
@@ -574,6 +639,21 @@ export interface components {
                 "text/plain": string;
             };
         };
+        /**
+         * @description Storage is unreachable or did not answer in time; a one-line message, `Service unavailable`
+         *     (nothing was stored) or `Service unavailable: the outcome of this write is unknown; ...` (it
+         *     may be stored: retry with the same `Idempotency-Key`). `Retry-After` says when to try again.
+         */
+        TextWriteUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example Service unavailable */
+                "text/plain": string;
+            };
+        };
     };
     parameters: {
         /**
@@ -582,6 +662,19 @@ export interface components {
          * @example 1
          */
         Id: components["schemas"]["Id"];
+        /**
+         * @description Makes a create safe to retry (draft-ietf-httpapi-idempotency-key-header): a unique value the
+         *     client chooses per intended create, such as a UUID, 1 to 255 printable ASCII characters,
+         *     compared exactly. The same key with the same request (method, path and JSON body, whatever its
+         *     property order or spacing) answers the first request's answer again (status, body, `Location`,
+         *     plus `Idempotent-Replayed: true`) and creates nothing. The same key with another request is a
+         *     422; while the first request with the key is still running, a 409. Only successful (2xx)
+         *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
+         *     nothing was created and the same key may be used again. Keys are stored with the data, so they
+         *     hold across instances sharing a database.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        IdempotencyKey: string;
         /**
          * @description Page size, 1 to 1000. Without `limit` and `offset` the whole collection is returned.
          * @example 10
@@ -595,6 +688,11 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description Present (`true`) when this answer is the stored answer to an earlier request with the same `Idempotency-Key`.
+         * @example true
+         */
+        IdempotentReplayed: "true";
         /**
          * @description RFC 8288 links to the next and previous pages, when paginating.
          * @example </books?limit=10&offset=10>; rel="next"
@@ -650,7 +748,21 @@ export interface operations {
     createBook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry (draft-ietf-httpapi-idempotency-key-header): a unique value the
+                 *     client chooses per intended create, such as a UUID, 1 to 255 printable ASCII characters,
+                 *     compared exactly. The same key with the same request (method, path and JSON body, whatever its
+                 *     property order or spacing) answers the first request's answer again (status, body, `Location`,
+                 *     plus `Idempotent-Replayed: true`) and creates nothing. The same key with another request is a
+                 *     422; while the first request with the key is still running, a 409. Only successful (2xx)
+                 *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
+                 *     nothing was created and the same key may be used again. Keys are stored with the data, so they
+                 *     hold across instances sharing a database.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -663,6 +775,7 @@ export interface operations {
             /** @description The created book. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -678,11 +791,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["JsonBadRequest"];
+            409: components["responses"]["JsonIdempotencyConflict"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
+            422: components["responses"]["JsonIdempotencyKeyReused"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
-            503: components["responses"]["JsonServiceUnavailable"];
+            503: components["responses"]["JsonWriteUnavailable"];
         };
     };
     getBook: {
@@ -934,7 +1049,21 @@ export interface operations {
     createItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry (draft-ietf-httpapi-idempotency-key-header): a unique value the
+                 *     client chooses per intended create, such as a UUID, 1 to 255 printable ASCII characters,
+                 *     compared exactly. The same key with the same request (method, path and JSON body, whatever its
+                 *     property order or spacing) answers the first request's answer again (status, body, `Location`,
+                 *     plus `Idempotent-Replayed: true`) and creates nothing. The same key with another request is a
+                 *     422; while the first request with the key is still running, a 409. Only successful (2xx)
+                 *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
+                 *     nothing was created and the same key may be used again. Keys are stored with the data, so they
+                 *     hold across instances sharing a database.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -952,6 +1081,7 @@ export interface operations {
             /** @description The created item with its assigned id. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -966,11 +1096,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["TextBadRequest"];
+            409: components["responses"]["TextIdempotencyConflict"];
             413: components["responses"]["TextPayloadTooLarge"];
             415: components["responses"]["TextUnsupportedMediaType"];
+            422: components["responses"]["TextIdempotencyKeyReused"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
-            503: components["responses"]["TextServiceUnavailable"];
+            503: components["responses"]["TextWriteUnavailable"];
         };
     };
     getItem: {
@@ -1255,7 +1387,21 @@ export interface operations {
     createTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry (draft-ietf-httpapi-idempotency-key-header): a unique value the
+                 *     client chooses per intended create, such as a UUID, 1 to 255 printable ASCII characters,
+                 *     compared exactly. The same key with the same request (method, path and JSON body, whatever its
+                 *     property order or spacing) answers the first request's answer again (status, body, `Location`,
+                 *     plus `Idempotent-Replayed: true`) and creates nothing. The same key with another request is a
+                 *     422; while the first request with the key is still running, a 409. Only successful (2xx)
+                 *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
+                 *     nothing was created and the same key may be used again. Keys are stored with the data, so they
+                 *     hold across instances sharing a database.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1273,6 +1419,7 @@ export interface operations {
             /** @description The created task. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -1288,11 +1435,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["JsonBadRequest"];
+            409: components["responses"]["JsonIdempotencyConflict"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
+            422: components["responses"]["JsonIdempotencyKeyReused"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
-            503: components["responses"]["JsonServiceUnavailable"];
+            503: components["responses"]["JsonWriteUnavailable"];
         };
     };
     getTask: {
@@ -1458,7 +1607,21 @@ export interface operations {
     createTodo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry (draft-ietf-httpapi-idempotency-key-header): a unique value the
+                 *     client chooses per intended create, such as a UUID, 1 to 255 printable ASCII characters,
+                 *     compared exactly. The same key with the same request (method, path and JSON body, whatever its
+                 *     property order or spacing) answers the first request's answer again (status, body, `Location`,
+                 *     plus `Idempotent-Replayed: true`) and creates nothing. The same key with another request is a
+                 *     422; while the first request with the key is still running, a 409. Only successful (2xx)
+                 *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
+                 *     nothing was created and the same key may be used again. Keys are stored with the data, so they
+                 *     hold across instances sharing a database.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1479,6 +1642,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1493,11 +1657,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["JsonBadRequest"];
+            409: components["responses"]["JsonIdempotencyConflict"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
+            422: components["responses"]["JsonIdempotencyKeyReused"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
-            503: components["responses"]["JsonServiceUnavailable"];
+            503: components["responses"]["JsonWriteUnavailable"];
         };
     };
 }

@@ -93,7 +93,7 @@ export function createApp({
       $refParser: { mode: 'dereference' },
     }),
   );
-  app.use(restRouter(routes, handlers as Handlers, { store, logger, version: SERVICE_VERSION }));
+  app.use(restRouter(routes, handlers as Handlers, { store, logger, version: SERVICE_VERSION, idempotencyTtlMs: config.idempotencyTtlMs }));
   app.use(notFoundHandler);
   app.use(errorHandler(routes, logger, config.bodyLimit));
   return app;

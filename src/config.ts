@@ -46,6 +46,8 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Most simultaneous connections; 0 means no limit. */
   maxConnections: number;
+  /** How long the answer to a request with an Idempotency-Key is kept (and replayed for that key). */
+  idempotencyTtlMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -141,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30000, 100, 3600000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 600000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 0, 0, 1000000),
+    idempotencyTtlMs: integer(env, 'IDEMPOTENCY_TTL_MS', 24 * 3600000, 1000, 30 * 24 * 3600000),
   };
   if (config.workers > 1 && !config.databaseUrl) {
     throw new ConfigError(`WORKERS=${config.workers} needs DATABASE_URL: the in-memory store cannot be shared between processes`);

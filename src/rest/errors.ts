@@ -30,6 +30,8 @@ const GENERIC: Record<number, string> = {
   503: 'Service unavailable',
 };
 
+export const OUTCOME_UNKNOWN = 'Service unavailable: the outcome of this write is unknown; retry with the same Idempotency-Key';
+
 interface ValidatorError {
   status: number;
   message?: string;
@@ -95,9 +97,11 @@ function fromBodyParser(err: BodyParserError, bodyLimit: number): ApiError {
 /** Turns anything thrown into an ApiError; unexpected errors become a bare 500. */
 export function toApiError(err: unknown, bodyLimit: number): { error: ApiError; unexpected: boolean } {
   if (err instanceof ApiError) return { error: err, unexpected: false };
-  // Storage unreachable: 503, the request was not carried out and may be retried.
+  // Storage unreachable: 503. The request was not carried out and may be retried, unless the database
+  // stopped answering during COMMIT: then the outcome is unknown, and the message says so.
   if (err instanceof StorageUnavailableError) {
-    return { error: new ApiError(503, GENERIC[503], undefined, { 'Retry-After': '1' }), unexpected: false };
+    const message = err.outcomeUnknown ? OUTCOME_UNKNOWN : GENERIC[503];
+    return { error: new ApiError(503, message, undefined, { 'Retry-After': '1' }), unexpected: false };
   }
   const candidate = err as Partial<ValidatorError & BodyParserError> | null;
   if (candidate && typeof candidate.type === 'string' && typeof candidate.status === 'number' && candidate.status < 500) {

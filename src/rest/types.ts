@@ -59,6 +59,8 @@ export interface RestContext {
   store: Store;
   logger: Logger;
   version: string;
+  /** How long answers to requests with an Idempotency-Key are kept. */
+  idempotencyTtlMs: number;
 }
 
 export type Handler<O extends OperationId> = (

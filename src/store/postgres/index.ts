@@ -1,9 +1,11 @@
 import type { Pool } from 'pg';
-import type { SeedData, Store } from '../types';
-import { PgChildCollection, PgCollection } from './collection';
-import { createPool, queryRunner, translate } from './pool';
+import type { BookRecord, CommentRecord, ItemRecord, NoteRecord, PostRecord, SeedData, Store, TaskRecord, TodoRecord, UserRecord } from '../types';
+import { PgChildCollection, PgCollection, type Writes } from './collection';
+import { notKept, pgIdempotent } from './idempotency';
+import { createPool, queryRunner, translate, type Queryable } from './pool';
 import { prepareDatabase } from './setup';
 import { TABLES } from './tables';
+import { inTransaction } from './transaction';
 
 export interface PostgresStoreOptions {
   /** postgres:// URL; the store owns (and closes) the pool it makes. */
@@ -37,18 +39,15 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     if (owned) await pool.end().catch(() => undefined);
     throw err;
   }
-  const db = queryRunner(pool, onQuery);
-  const collection = <T extends { id: number }>(name: keyof typeof TABLES) => new PgCollection<T>(db, schema, TABLES[name]);
-  return {
+  const transaction: Writes = (work) => inTransaction(pool, work, { onQuery });
+  const store: Store = {
     kind: 'postgres',
-    books: collection('books'),
-    todos: collection('todos'),
-    notes: collection('notes'),
-    items: collection('items'),
-    tasks: collection('tasks'),
-    users: collection('users'),
-    posts: new PgChildCollection(db, schema, TABLES.posts, 'userId'),
-    comments: new PgChildCollection(db, schema, TABLES.comments, 'postId'),
+    ...repositories(queryRunner(pool, onQuery), schema, transaction),
+    // The work's repositories run on the transaction that also keeps the key's answer.
+    idempotent: (request, work) =>
+      transaction((tx) =>
+        pgIdempotent(tx, schema, request, () => work({ ...store, ...repositories(tx, schema, (write) => write(tx)) })),
+      ).catch(notKept),
     async ping() {
       try {
         await pool.query({ text: 'SELECT 1', query_timeout: pingTimeoutMs } as never);
@@ -59,5 +58,21 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     async close() {
       if (owned && !pool.ended) await pool.end();
     },
+  };
+  return store;
+}
+
+/** Every collection on `db`; creates run through `writes`. */
+function repositories(db: Queryable, schema: string, writes: Writes) {
+  const collection = <T extends { id: number }>(name: keyof typeof TABLES) => new PgCollection<T>(db, schema, TABLES[name], writes);
+  return {
+    books: collection<BookRecord>('books'),
+    todos: collection<TodoRecord>('todos'),
+    notes: collection<NoteRecord>('notes'),
+    items: collection<ItemRecord>('items'),
+    tasks: collection<TaskRecord>('tasks'),
+    users: collection<UserRecord>('users'),
+    posts: new PgChildCollection<PostRecord, 'userId'>(db, schema, TABLES.posts, 'userId', writes),
+    comments: new PgChildCollection<CommentRecord, 'postId'>(db, schema, TABLES.comments, 'postId', writes),
   };
 }
