@@ -123,6 +123,24 @@ describe('POST with an Idempotency-Key', () => {
     expect((await store.books.list()).items.filter((b) => b.title === 'Emma')).toEqual([retried.body]);
   });
 
+  it('when COMMIT got no answer (outcome unknown), then the 503 says so in the family format, and the key makes the retry safe', async () => {
+    const store = makeStore();
+    const run = store.idempotent.bind(store);
+    let failures = 2;
+    store.idempotent = (request, work) =>
+      run(request, async (tx) => {
+        if (failures-- > 0) throw new StorageUnavailableError('COMMIT sent, no answer', { outcomeUnknown: true });
+        return work(tx);
+      });
+    const { http } = makeApp({ store });
+    const unknown = 'Service unavailable: the outcome of this write is unknown; retry with the same Idempotency-Key';
+    const json = await http.post('/books').set(KEY, 'k-8').send({ title: 'Emma' });
+    expect([expectJsonError(json, 503).error, json.headers['retry-after']]).toEqual([unknown, '1']);
+    expect(expectTextError(await http.post('/items').set(KEY, 'k-9').send({ name: 'Saw' }), 503)).toBe(unknown);
+    const retried = await http.post('/books').set(KEY, 'k-8').send({ title: 'Emma' }).expect(201);
+    expect((await store.books.list()).items.filter((b) => b.title === 'Emma')).toEqual([retried.body]);
+  });
+
   it('when the key has expired (IDEMPOTENCY_TTL_MS), then the same request creates a new record', async () => {
     const { http } = makeApp({ config: { idempotencyTtlMs: 1000 } });
     const first = await http.post('/books').set(KEY, 'k-6').send({ title: 'Emma' }).expect(201);
