@@ -487,8 +487,10 @@ export interface components {
             };
         };
         /**
-         * @description Storage (PostgreSQL, when `DATABASE_URL` is set) is unreachable; nothing was changed. The
-         *     service recovers by itself when storage is back. `Retry-After` says when to try again.
+         * @description Storage (PostgreSQL, when `DATABASE_URL` is set) is unreachable or did not answer in time. A
+         *     read changed nothing; an update or delete may still be applied if the database was stalled
+         *     rather than down (repeating it is safe: both are idempotent). The service recovers by itself
+         *     when storage is back. `Retry-After` says when to try again.
          */
         JsonServiceUnavailable: {
             headers: {
@@ -604,7 +606,11 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description Storage is unreachable; nothing was changed; a one-line message. `Retry-After` says when to try again. */
+        /**
+         * @description Storage is unreachable or did not answer in time; a one-line message. A read changed nothing;
+         *     a delete may still be applied if the database was stalled (repeating it is safe).
+         *     `Retry-After` says when to try again.
+         */
         TextServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
