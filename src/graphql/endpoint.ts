@@ -5,9 +5,9 @@ import { createHandler, type Request as GraphqlHttpRequest } from 'graphql-http'
 import type { Resolvers } from '../../generated/graphql';
 import type { Config } from '../config';
 import { readTextBody } from '../http/body';
-import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, requestFingerprint } from '../http/idempotency';
+import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, OUTCOME_UNKNOWN, requestFingerprint } from '../http/idempotency';
 import type { Logger } from '../logger';
-import { ApiError, OUTCOME_UNKNOWN } from '../rest/errors';
+import { ApiError } from '../rest/errors';
 import { StorageUnavailableError } from '../store/errors';
 import type { Store } from '../store/types';
 import { createContext, type GraphQLContext } from './context';
@@ -238,7 +238,6 @@ export function graphqlEndpoint({ store, config, logger, resolvers }: GraphqlEnd
       return { ...answered, headers: { ...answered.headers, 'retry-after': '1' } };
     }
   }
-
 
   return (req, res) => {
     if (req.method === 'OPTIONS') {

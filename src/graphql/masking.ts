@@ -1,5 +1,6 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Logger } from '../logger';
+import { OUTCOME_UNKNOWN } from '../http/idempotency';
 import { StorageUnavailableError } from '../store/errors';
 
 export const MASKED_MESSAGE = 'Unexpected error.';
@@ -28,9 +29,11 @@ export function maskErrors(result: ExecutionResult, logger: Logger, requestId: s
   const errors = result.errors.map((error) => {
     if (!isUnexpected(error)) return error;
     const unavailable = error.originalError instanceof StorageUnavailableError;
+    // A create whose COMMIT got no answer may be stored: say so rather than "retry later".
+    const unknown = unavailable && (error.originalError as StorageUnavailableError).outcomeUnknown;
     logger[unavailable ? 'warn' : 'error']('graphql resolver failed', { requestId, path: error.path?.join('.'), error: error.originalError });
     // Storage down is expected to pass: say so (as REST's 503 does), still without internals.
-    return new GraphQLError(unavailable ? UNAVAILABLE_MESSAGE : MASKED_MESSAGE, {
+    return new GraphQLError(unknown ? OUTCOME_UNKNOWN : unavailable ? UNAVAILABLE_MESSAGE : MASKED_MESSAGE, {
       nodes: error.nodes,
       source: error.source,
       positions: error.positions,

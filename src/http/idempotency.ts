@@ -21,5 +21,7 @@ export function requestFingerprint(method: string, path: string, body: unknown):
   return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('base64url');
 }
 
+/** A 503 after COMMIT was sent and not answered: the write may be stored. */
+export const OUTCOME_UNKNOWN = `Service unavailable: the outcome of this write is unknown; retry with the same ${IDEMPOTENCY_KEY}`;
 export const KEY_REUSED = `${IDEMPOTENCY_KEY} was already used for a different request; nothing was created`;
 export const KEY_IN_PROGRESS = `A request with this ${IDEMPOTENCY_KEY} is still in progress; retry when it has finished`;

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger';
+import { OUTCOME_UNKNOWN } from '../http/idempotency';
 import { StorageUnavailableError } from '../store/errors';
 import type { RouteTable } from './routes';
 
@@ -29,8 +30,6 @@ const GENERIC: Record<number, string> = {
   500: 'Something went wrong',
   503: 'Service unavailable',
 };
-
-export const OUTCOME_UNKNOWN = 'Service unavailable: the outcome of this write is unknown; retry with the same Idempotency-Key';
 
 interface ValidatorError {
   status: number;

@@ -67,6 +67,23 @@ describe('POST /graphql with an Idempotency-Key', () => {
     expect((await store.todos.list()).items.filter((t) => t.text === 'Water')).toHaveLength(1);
   });
 
+  it('when a mutation COMMIT got no answer (outcome unknown), then the error says so instead of "retry later"', async () => {
+    const store = makeStore();
+    store.todos.create = async () => {
+      throw new StorageUnavailableError('COMMIT sent, no answer', { outcomeUnknown: true });
+    };
+    const { http } = makeApp({ store });
+    const res = await http.post('/graphql').send({ query: ADD, variables: { title: 'Water' } }).expect(200);
+    expect(res.body.errors).toEqual([
+      {
+        message: 'Service unavailable: the outcome of this write is unknown; retry with the same Idempotency-Key',
+        locations: [{ line: 1, column: 33 }],
+        path: ['addTodo'],
+        extensions: { code: 'SERVICE_UNAVAILABLE' },
+      },
+    ]);
+  });
+
   it('when the key is malformed, then 400 and nothing is executed', async () => {
     const { http, store } = makeApp();
     const before = await snapshot(store);
