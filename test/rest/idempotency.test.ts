@@ -1,6 +1,6 @@
 import { StorageUnavailableError } from '../../src/store/errors';
-import type { Store } from '../../src/store/types';
 import { makeApp, makeStore, snapshot } from '../support/app';
+import { gated } from '../support/idempotency';
 import { expectJsonError, expectTextError } from '../support/rest-expect';
 
 type Family = { path: string; format: 'json' | 'text'; body: Record<string, unknown>; other: Record<string, unknown>; location: boolean };
@@ -11,22 +11,6 @@ const FAMILIES: Family[] = [
   { path: '/tasks', format: 'json', body: { title: 'Plan' }, other: { title: 'Act' }, location: true },
 ];
 const KEY = 'Idempotency-Key';
-
-/** A store whose idempotent work waits for `release()`: a request with a key stays "in progress" meanwhile. */
-function gated(store: Store): { store: Store; release: () => void; started: Promise<void> } {
-  let release!: () => void;
-  let started!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const startedPromise = new Promise<void>((resolve) => (started = resolve));
-  const run = store.idempotent.bind(store);
-  store.idempotent = (request, work) =>
-    run(request, async (tx) => {
-      started();
-      await gate;
-      return work(tx);
-    });
-  return { store, release, started: startedPromise };
-}
 
 describe('POST with an Idempotency-Key', () => {
   for (const family of FAMILIES) {
