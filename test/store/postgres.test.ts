@@ -2,6 +2,7 @@ import { createPostgresStore } from '../../src/store/postgres';
 import { StorageUnavailableError } from '../../src/store/errors';
 import { MIGRATIONS } from '../../src/store/postgres/migrations';
 import { createPool } from '../../src/store/postgres/pool';
+import { inTransaction } from '../../src/store/postgres/transaction';
 import { loadSeed } from '../../src/store/seed';
 import { TestDatabase, describePostgres, testDatabaseUrl } from '../support/postgres';
 import { startTcpProxy, viaPort } from '../support/tcp-proxy';
@@ -97,6 +98,23 @@ describePostgres('PostgreSQL store: when the database is unreachable', () => {
     const started = Date.now();
     await expect(createPostgresStore({ url, seed: contractSeed() })).rejects.toBeInstanceOf(StorageUnavailableError);
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('when the server ends a create transaction\'s connection between statements, then the create fails as unavailable and the process lives on', async () => {
+    const pool = createPool(testDatabaseUrl()!);
+    try {
+      const attempt = inTransaction(pool, async (tx) => {
+        const [{ pid }] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        await db.shared().query('SELECT pg_terminate_backend($1)', [pid]);
+        // No statement is running while the server's error and the socket's end arrive.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await tx.query('SELECT 1');
+      });
+      await expect(attempt).rejects.toBeInstanceOf(StorageUnavailableError);
+      expect(await pool.query('SELECT 1 AS one').then((r) => r.rows)).toEqual([{ one: 1 }]);
+    } finally {
+      await pool.end();
+    }
   });
 
   it('when the connection is cut, then calls reject with StorageUnavailableError, and succeed again once it is back', async () => {

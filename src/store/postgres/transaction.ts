@@ -57,16 +57,23 @@ export async function inTransaction<R>(
     const result = await client!.query<T>({ text, values, query_timeout: timeoutMs } as never);
     return (result as unknown as { rows: T[] }).rows;
   };
+  // A checked-out client has no error listener of the pool's: a socket error (the server shutting
+  // down, a reset) would be an unhandled 'error' event and end the process. The statement waiting
+  // for an answer is rejected anyway; a dead client is destroyed on release.
+  const ignore = () => undefined;
   try {
     client = await pool.connect();
+    client.on('error', ignore);
     await run(begin(deadline - Date.now()), undefined, deadline - Date.now());
     const db: Queryable = { query: (text, values) => run(text, values, deadline - Date.now()) };
     const result = await work(db);
     committing = true;
     await run(COMMIT_IF_IN_TIME, undefined, deadline - Date.now() + COMMIT_GRACE_MS);
+    client.off('error', ignore);
     client.release();
     return result;
   } catch (err) {
+    // Destroyed, not reused (keeps `ignore`: a late error of the closing socket stays handled).
     client?.release(err instanceof Error ? err : new Error(String(err)));
     const translated = translate(err);
     if (committing && !serverAnswered(err) && translated instanceof StorageUnavailableError) {
