@@ -489,6 +489,34 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description A request with the same `Idempotency-Key` is still being processed; retry after it finishes. */
+        JsonIdempotencyConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Idempotency-Key 8e03978e is in use by a request still in progress; retry later"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The `Idempotency-Key` was already used for a different request (another path or body); nothing was created. */
+        JsonIdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Idempotency-Key 8e03978e was already used for a different request"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No record has this id. */
         JsonNotFound: {
             headers: {
@@ -536,13 +564,15 @@ export interface components {
             };
         };
         /**
-         * @description The request was not carried out (nothing was changed) and may be retried after `Retry-After`
-         *     seconds. Two causes, told apart by the message:
-         *     - `Service unavailable`: storage (PostgreSQL, when `DATABASE_URL` is set) is unreachable. The
+         * @description Not carried out, or (for an update or delete) perhaps carried out late; `Retry-After` says
+         *     when to try again. Two causes, told apart by the message:
+         *     - `Service unavailable`: storage (PostgreSQL, when `DATABASE_URL` is set) is unreachable or
+         *       did not answer in time. A read changed nothing; an update or delete may still be applied if
+         *       the database was stalled rather than down (repeating it is safe: both are idempotent). The
          *       service recovers by itself when storage is back.
          *     - `Server busy, retry later`: storage is fine but the service is shedding load: every storage
          *       connection was busy and the request could not wait its turn (more than `DB_QUEUE_LIMIT`
-         *       requests already waiting, or none free within `DB_QUEUE_TIMEOUT_MS`).
+         *       requests already waiting, or none free within `DB_QUEUE_TIMEOUT_MS`). Nothing was changed.
          */
         JsonServiceUnavailable: {
             headers: {
@@ -586,6 +616,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description Storage is unreachable or did not answer in time. `Retry-After` says when to try again. The
+         *     message says which case this is: `Service unavailable` (the create was cancelled: nothing was
+         *     stored, a plain retry is safe), or `Service unavailable: the outcome of this write is unknown`
+         *     (the database stopped answering while committing it; it may be stored). In the second case only
+         *     a retry with the same `Idempotency-Key` is safe: it answers the stored record if the first
+         *     attempt was committed, and creates it otherwise. `Server busy, retry later`: storage is fine
+         *     but the service shed load before starting the create; nothing was stored.
+         */
+        JsonWriteUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request is invalid; a one-line message. */
         TextBadRequest: {
             headers: {
@@ -593,6 +641,26 @@ export interface components {
             };
             content: {
                 /** @example Invalid request: body must have required property 'name' */
+                "text/plain": string;
+            };
+        };
+        /** @description A request with the same `Idempotency-Key` is still being processed; a one-line message. */
+        TextIdempotencyConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example Idempotency-Key 8e03978e is in use by a request still in progress; retry later */
+                "text/plain": string;
+            };
+        };
+        /** @description The `Idempotency-Key` was already used for a different request; nothing was created; a one-line message. */
+        TextIdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example Idempotency-Key 8e03978e was already used for a different request */
                 "text/plain": string;
             };
         };
@@ -630,10 +698,11 @@ export interface components {
             };
         };
         /**
-         * @description The request was not carried out (nothing was changed); a one-line message; `Retry-After` says
-         *     when to try again. `Service unavailable`: storage is unreachable. `Server busy, retry later`:
-         *     storage is fine but every connection was busy and the request could not wait its turn (see
-         *     `DB_QUEUE_LIMIT`, `DB_QUEUE_TIMEOUT_MS`).
+         * @description A one-line message; `Retry-After` says when to try again. `Service unavailable`: storage is
+         *     unreachable or did not answer in time; a read changed nothing, a delete may still be applied if
+         *     the database was stalled (repeating it is safe). `Server busy, retry later`: storage is fine
+         *     but every connection was busy and the request could not wait its turn (see `DB_QUEUE_LIMIT`,
+         *     `DB_QUEUE_TIMEOUT_MS`); nothing was changed.
          */
         TextServiceUnavailable: {
             headers: {
@@ -641,6 +710,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /** @example Service unavailable */
                 "text/plain": string;
             };
         };
@@ -668,6 +738,21 @@ export interface components {
                 "text/plain": string;
             };
         };
+        /**
+         * @description Storage is unreachable or did not answer in time; a one-line message, `Service unavailable`
+         *     (nothing was stored), `Service unavailable: the outcome of this write is unknown; ...` (it
+         *     may be stored: retry with the same `Idempotency-Key`), or `Server busy, retry later` (load
+         *     shed before the create started; nothing was stored). `Retry-After` says when to try again.
+         */
+        TextWriteUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/plain": string;
+            };
+        };
     };
     parameters: {
         /**
@@ -676,6 +761,19 @@ export interface components {
          * @example 1
          */
         Id: components["schemas"]["Id"];
+        /**
+         * @description Makes a create safe to retry (draft-ietf-httpapi-idempotency-key-header): a unique value the
+         *     client chooses per intended create, such as a UUID, 1 to 255 printable ASCII characters,
+         *     compared exactly. The same key with the same request (method, path and JSON body, whatever its
+         *     property order or spacing) answers the first request's answer again (status, body, `Location`,
+         *     plus `Idempotent-Replayed: true`) and creates nothing. The same key with another request is a
+         *     422; while the first request with the key is still running, a 409. Only successful (2xx)
+         *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
+         *     nothing was created and the same key may be used again. Keys are stored with the data, so they
+         *     hold across instances sharing a database.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        IdempotencyKey: string;
         /**
          * @description Page size, 1 to 1000. Without `limit` and `offset` the whole collection is returned.
          * @example 10
@@ -689,6 +787,11 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description Present (`true`) when this answer is the stored answer to an earlier request with the same `Idempotency-Key`.
+         * @example true
+         */
+        IdempotentReplayed: "true";
         /**
          * @description RFC 8288 links to the next and previous pages, when paginating.
          * @example </books?limit=10&offset=10>; rel="next"
@@ -745,7 +848,21 @@ export interface operations {
     createBook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry (draft-ietf-httpapi-idempotency-key-header): a unique value the
+                 *     client chooses per intended create, such as a UUID, 1 to 255 printable ASCII characters,
+                 *     compared exactly. The same key with the same request (method, path and JSON body, whatever its
+                 *     property order or spacing) answers the first request's answer again (status, body, `Location`,
+                 *     plus `Idempotent-Replayed: true`) and creates nothing. The same key with another request is a
+                 *     422; while the first request with the key is still running, a 409. Only successful (2xx)
+                 *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
+                 *     nothing was created and the same key may be used again. Keys are stored with the data, so they
+                 *     hold across instances sharing a database.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -758,6 +875,7 @@ export interface operations {
             /** @description The created book. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -773,12 +891,14 @@ export interface operations {
                 };
             };
             400: components["responses"]["JsonBadRequest"];
+            409: components["responses"]["JsonIdempotencyConflict"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
+            422: components["responses"]["JsonIdempotencyKeyReused"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["JsonNotImplemented"];
-            503: components["responses"]["JsonServiceUnavailable"];
+            503: components["responses"]["JsonWriteUnavailable"];
         };
     };
     getBook: {
@@ -1101,7 +1221,21 @@ export interface operations {
     createItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry (draft-ietf-httpapi-idempotency-key-header): a unique value the
+                 *     client chooses per intended create, such as a UUID, 1 to 255 printable ASCII characters,
+                 *     compared exactly. The same key with the same request (method, path and JSON body, whatever its
+                 *     property order or spacing) answers the first request's answer again (status, body, `Location`,
+                 *     plus `Idempotent-Replayed: true`) and creates nothing. The same key with another request is a
+                 *     422; while the first request with the key is still running, a 409. Only successful (2xx)
+                 *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
+                 *     nothing was created and the same key may be used again. Keys are stored with the data, so they
+                 *     hold across instances sharing a database.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1119,6 +1253,7 @@ export interface operations {
             /** @description The created item with its assigned id. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -1133,12 +1268,14 @@ export interface operations {
                 };
             };
             400: components["responses"]["TextBadRequest"];
+            409: components["responses"]["TextIdempotencyConflict"];
             413: components["responses"]["TextPayloadTooLarge"];
             415: components["responses"]["TextUnsupportedMediaType"];
+            422: components["responses"]["TextIdempotencyKeyReused"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["TextNotImplemented"];
-            503: components["responses"]["TextServiceUnavailable"];
+            503: components["responses"]["TextWriteUnavailable"];
         };
     };
     getItem: {
@@ -1430,7 +1567,21 @@ export interface operations {
     createTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry (draft-ietf-httpapi-idempotency-key-header): a unique value the
+                 *     client chooses per intended create, such as a UUID, 1 to 255 printable ASCII characters,
+                 *     compared exactly. The same key with the same request (method, path and JSON body, whatever its
+                 *     property order or spacing) answers the first request's answer again (status, body, `Location`,
+                 *     plus `Idempotent-Replayed: true`) and creates nothing. The same key with another request is a
+                 *     422; while the first request with the key is still running, a 409. Only successful (2xx)
+                 *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
+                 *     nothing was created and the same key may be used again. Keys are stored with the data, so they
+                 *     hold across instances sharing a database.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1448,6 +1599,7 @@ export interface operations {
             /** @description The created task. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -1463,12 +1615,14 @@ export interface operations {
                 };
             };
             400: components["responses"]["JsonBadRequest"];
+            409: components["responses"]["JsonIdempotencyConflict"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
+            422: components["responses"]["JsonIdempotencyKeyReused"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["JsonNotImplemented"];
-            503: components["responses"]["JsonServiceUnavailable"];
+            503: components["responses"]["JsonWriteUnavailable"];
         };
     };
     getTask: {
@@ -1638,7 +1792,21 @@ export interface operations {
     createTodo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry (draft-ietf-httpapi-idempotency-key-header): a unique value the
+                 *     client chooses per intended create, such as a UUID, 1 to 255 printable ASCII characters,
+                 *     compared exactly. The same key with the same request (method, path and JSON body, whatever its
+                 *     property order or spacing) answers the first request's answer again (status, body, `Location`,
+                 *     plus `Idempotent-Replayed: true`) and creates nothing. The same key with another request is a
+                 *     422; while the first request with the key is still running, a 409. Only successful (2xx)
+                 *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
+                 *     nothing was created and the same key may be used again. Keys are stored with the data, so they
+                 *     hold across instances sharing a database.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1659,6 +1827,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1673,12 +1842,14 @@ export interface operations {
                 };
             };
             400: components["responses"]["JsonBadRequest"];
+            409: components["responses"]["JsonIdempotencyConflict"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
+            422: components["responses"]["JsonIdempotencyKeyReused"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["JsonNotImplemented"];
-            503: components["responses"]["JsonServiceUnavailable"];
+            503: components["responses"]["JsonWriteUnavailable"];
         };
     };
 }

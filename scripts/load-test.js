@@ -5,6 +5,9 @@
 // the client-side ledger: every acknowledged create present exactly once, every acknowledged delete gone.
 // Then nonReadingClients(): LOAD_NON_READING (300) clients ask for a list of a few MiB and never read it;
 // passes when the service's RSS stays bounded and the server closes those connections itself.
+// Beside them, LOAD_RETRY_CLIENTS (20) clients create books with an Idempotency-Key and retry each create
+// with the same key until it is acknowledged, giving up on the first attempts after a few ms (a lost
+// answer): every key must end as exactly one book.
 'use strict';
 const { spawn } = require('node:child_process');
 const http = require('node:http');
@@ -16,6 +19,7 @@ const fs = require('node:fs');
 const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 200);
 const NON_READING = Number(process.env.LOAD_NON_READING ?? 300);
 const DURATION_MS = Number(process.env.LOAD_DURATION_MS ?? 30_000);
+const RETRY_CLIENTS = Number(process.env.LOAD_RETRY_CLIENTS ?? 20);
 const root = path.resolve(__dirname, '..');
 
 function freePort() {
@@ -28,10 +32,10 @@ function freePort() {
   });
 }
 
-function call(agent, port, method, urlPath, body) {
+function call(agent, port, method, urlPath, body, { headers: extra = {}, timeoutMs = 15_000 } = {}) {
   return new Promise((resolve) => {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const headers = payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {};
+    const headers = { ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}), ...extra };
     const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, agent, headers }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
@@ -48,7 +52,7 @@ function call(agent, port, method, urlPath, body) {
       res.on('error', (error) => resolve({ status: 0, error }));
     });
     req.on('error', (error) => resolve({ status: 0, error }));
-    req.setTimeout(15_000, () => req.destroy(new Error('client timeout')));
+    req.setTimeout(timeoutMs, () => req.destroy(new Error('client timeout')));
     req.end(payload);
   });
 }
@@ -210,6 +214,37 @@ async function nonReadingClients() {
   ];
 }
 
+/**
+ * Creates books with an Idempotency-Key each, retrying a create with the same key and body until it
+ * is acknowledged: after a lost answer (its first attempts give up after 1-20 ms, often while the
+ * service is still creating), a 503 or a 409 (the same key still in progress). Records each key's
+ * acknowledged id in `keyed`.
+ */
+async function retryingClient(index, port, agent, deadline, keyed) {
+  for (let n = 1; Date.now() < deadline; n++) {
+    const key = `load-r${index}-${n}`;
+    const body = { title: `retry ${key}` };
+    for (let attempt = 1; ; attempt++) {
+      const timeoutMs = attempt <= 2 ? 1 + Math.floor(Math.random() * 20) : 15_000;
+      const res = await call(agent, port, 'POST', '/books', body, { headers: { 'idempotency-key': key }, timeoutMs });
+      keyed.attempts++;
+      if (res.status === 201) {
+        keyed.acknowledged.push({ key, title: body.title, id: res.json.id, replayed: attempt > 1 });
+        break;
+      }
+      if (res.status !== 0 && res.status !== 503 && res.status !== 409) {
+        keyed.unexpected.push(`POST /books (key) -> ${res.status}`);
+        break;
+      }
+      if (attempt > 50) {
+        keyed.unexpected.push(`POST /books (key ${key}) never acknowledged`);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+}
+
 async function main() {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(root, 'dist/src/server.js')], {
@@ -231,7 +266,13 @@ async function main() {
   const ledger = { created: [], deleted: [], live: [] };
   const started = Date.now();
   const deadline = started + DURATION_MS;
-  await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i, port, agent, deadline, stats, ledger)));
+  const keyed = { attempts: 0, acknowledged: [], unexpected: [] };
+  const retryAgent = new http.Agent({ keepAlive: true, maxSockets: RETRY_CLIENTS });
+  await Promise.all([
+    ...Array.from({ length: CLIENTS }, (_, i) => client(i, port, agent, deadline, stats, ledger)),
+    ...Array.from({ length: RETRY_CLIENTS }, (_, i) => retryingClient(i, port, retryAgent, deadline, keyed)),
+  ]);
+  retryAgent.destroy();
   const seconds = (Date.now() - started) / 1000;
 
   const lists = {};
@@ -253,6 +294,9 @@ async function main() {
   check('ids unique in every collection', dupIds.length === 0, dupIds.join(', '));
   const createdIds = new Set(ledger.created.map((e) => `${e.collection}/${e.id}`));
   check('every create got a distinct id', createdIds.size === ledger.created.length, `${ledger.created.length - createdIds.size} reused`);
+  const retried = keyed.acknowledged.filter((e) => lists.books.filter((r) => r.title === e.title).map((r) => r.id).join() !== String(e.id));
+  check('retried creates with an Idempotency-Key: exactly one book per key, with the acknowledged id', retried.length === 0 && keyed.unexpected.length === 0,
+    `${retried.length} missing or duplicated; ${keyed.unexpected.slice(0, 3).join('; ')}`);
 
   agent.destroy();
   child.kill('SIGTERM');
@@ -263,7 +307,8 @@ async function main() {
 
   console.log(
     `load: ${CLIENTS} clients, ${seconds.toFixed(1)} s, ${stats.requests} requests (${Math.round(stats.requests / seconds)}/s), ` +
-      `${ledger.created.length} creates, ${ledger.deleted.length} deletes`,
+      `${ledger.created.length} creates, ${ledger.deleted.length} deletes; ` +
+      `${keyed.acknowledged.length} keyed creates in ${keyed.attempts} attempts (${keyed.acknowledged.filter((e) => e.replayed).length} retried)`,
   );
   for (const c of checks) console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.ok ? '' : ` (${c.detail})`}`);
   const failed = checks.filter((c) => !c.ok).length;

@@ -43,15 +43,22 @@ as_pg "$PG_BIN/initdb" -D "$DATA" -U postgres --auth=trust -E UTF8 --no-instruct
 as_pg "${START_CMD[@]}" start >/dev/null
 as_pg "$PG_BIN/createdb" -h 127.0.0.1 -p "$PORT" -U postgres apitest
 
-# The fault test stops and starts the server through this script.
+# The fault tests drive the server through this script: stop/start (clean), crash (immediate stop:
+# no shutdown checkpoint, as after a power cut), pause/resume (SIGSTOP/SIGCONT of the postmaster and
+# every backend: a frozen server, connections open but nothing answered; stopping the postmaster alone
+# would leave existing backends running).
 AS_PG=""; [ "$(id -u)" = 0 ] && AS_PG="runuser -u postgres --"
 {
   echo '#!/usr/bin/env bash'
   echo 'set -euo pipefail'
+  echo "postmaster() { head -n 1 $(printf '%q' "$DATA/postmaster.pid"); }"
   echo 'case "$1" in'
   echo "  stop) $AS_PG $(printf '%q ' "$PG_BIN/pg_ctl" -D "$DATA" -m fast -w stop) >/dev/null ;;"
+  echo "  crash) $AS_PG $(printf '%q ' "$PG_BIN/pg_ctl" -D "$DATA" -m immediate -w stop) >/dev/null ;;"
   echo "  start) $AS_PG $(printf '%q ' "${START_CMD[@]}") start >/dev/null ;;"
-  echo '  *) echo "usage: $0 stop|start" >&2; exit 2 ;;'
+  echo '  pause) pid="$(postmaster)"; kill -STOP "$pid"; kill -STOP $(ps -o pid= --ppid "$pid") ;;'
+  echo '  resume) pid="$(postmaster)"; kill -CONT $(ps -o pid= --ppid "$pid"); kill -CONT "$pid" ;;'
+  echo '  *) echo "usage: $0 stop|start|crash|pause|resume" >&2; exit 2 ;;'
   echo 'esac'
 } >"$WORK/control.sh"
 chmod 755 "$WORK/control.sh"

@@ -110,7 +110,16 @@ export function createApp({
       $refParser: { mode: 'dereference' },
     }),
   );
-  app.use(restRouter(routes, handlers as Handlers, { store, logger, version: SERVICE_VERSION, lifecycle, healthTimeoutMs: config.healthTimeoutMs }));
+  app.use(
+    restRouter(routes, handlers as Handlers, {
+      store,
+      logger,
+      version: SERVICE_VERSION,
+      lifecycle,
+      healthTimeoutMs: config.healthTimeoutMs,
+      idempotencyTtlMs: config.idempotencyTtlMs,
+    }),
+  );
   app.use(notFoundHandler);
   app.use(errorHandler(routes, logger, config.bodyLimit));
   return app;

@@ -66,6 +66,8 @@ export interface Config {
   responseWriteTimeoutMs: number;
   /** Most bytes of responses held by the process, not yet accepted by their clients, over all connections. */
   maxUnsentBytes: number;
+  /** How long the answer to a request with an Idempotency-Key is kept (and replayed for that key). */
+  idempotencyTtlMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -180,6 +182,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600000),
     responseWriteTimeoutMs: integer(env, 'RESPONSE_WRITE_TIMEOUT_MS', 30000, 10, 3600000),
     maxUnsentBytes: byteSize(env, 'MAX_UNSENT_BYTES', 128 * 1024 ** 2, 16 * 1024),
+    idempotencyTtlMs: integer(env, 'IDEMPOTENCY_TTL_MS', 24 * 3600000, 1000, 30 * 24 * 3600000),
   };
   if (config.workers > 1 && !config.databaseUrl) {
     throw new ConfigError(`WORKERS=${config.workers} needs DATABASE_URL: the in-memory store cannot be shared between processes`);

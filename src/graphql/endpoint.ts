@@ -5,15 +5,17 @@ import { createHandler, type Request as GraphqlHttpRequest } from 'graphql-http'
 import type { Resolvers } from '../../generated/graphql';
 import type { Config } from '../config';
 import { readTextBody } from '../http/body';
+import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, OUTCOME_UNKNOWN, requestFingerprint } from '../http/idempotency';
 import type { Logger } from '../logger';
 import { NO_GRAPHQL_METRICS, type GraphqlMetrics, type RefusalReason } from '../ops/metrics';
 import { ApiError } from '../rest/errors';
+import { StorageUnavailableError } from '../store/errors';
 import type { Store } from '../store/types';
 import { createContext, type GraphQLContext } from './context';
 import { documentPreparer } from './document-cache';
 import { createExecutor } from './execution';
 import { aliasLimit, depthLimit } from './limits';
-import { maskErrors, MASKED_MESSAGE } from './masking';
+import { maskErrors, MASKED_MESSAGE, UNAVAILABLE_MESSAGE } from './masking';
 import { buildSchema } from './schema';
 
 export interface GraphqlEndpointDeps {
@@ -30,7 +32,14 @@ export interface GraphqlEndpointDeps {
  * Per-request state shared between the graphql-http hooks and the HTTP adapter below. `result` holds a
  * successful execution result (data, no errors) that the adapter serialises itself (see PLACEHOLDER).
  */
-type HookContext = { requestId: string; executedWithoutData: boolean; result?: ExecutionResult };
+type HookContext = { requestId: string; executedWithoutData: boolean; result?: ExecutionResult; store: Store };
+
+/** One HTTP answer of this endpoint, as it is written (and kept under an Idempotency-Key). */
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
 
 /**
  * graphql-http serialises every result with a replacer function (to hide non-GraphQL Error objects),
@@ -62,6 +71,21 @@ const TRANSPORT_ERRORS: Record<number, string> = {
   415: 'Unsupported media type: POST bodies must be application/json',
   500: MASKED_MESSAGE,
 };
+
+/** draft-ietf-httpapi-idempotency-key-header: the same rule as openapi.yaml's IdempotencyKey parameter. */
+const VALID_KEY = /^[ -~]{1,255}$/;
+
+/** A mutation's answer that is not kept under its key: thrown to roll its writes back, then written as it is. */
+class NotKept extends Error {
+  constructor(readonly answer: Answer) {
+    super('answer not kept');
+  }
+}
+
+/** Idempotency-Key misuse and storage failures around a mutation: GraphQL-shaped errors with a code. */
+function keyError(status: number, message: string, code: string): Answer {
+  return { status, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify({ errors: [{ message, extensions: { code } }] }) };
+}
 
 function transportErrorBody(message: string): string {
   return JSON.stringify({ error: message, errors: [{ message }] });
@@ -131,7 +155,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
         document,
         operationName: params.operationName,
         variableValues: params.variables,
-        contextValue: createContext(store, logger, req.context.requestId),
+        contextValue: createContext(req.context.store, logger, req.context.requestId),
       };
     },
     onOperation: (req, args, result) => {
@@ -153,8 +177,9 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
     return readTextBody(req, res, config);
   };
 
-  async function respond(req: Request, res: Response): Promise<void> {
-    const context: HookContext = { requestId: String(res.locals.requestId ?? ''), executedWithoutData: false };
+  /** The answer to one request, its resolvers reading and writing `onStore`. */
+  async function answer(req: Request, res: Response, onStore: Store): Promise<Answer> {
+    const context: HookContext = { requestId: String(res.locals.requestId ?? ''), executedWithoutData: false, store: onStore };
     const request: GraphqlHttpRequest<Request, HookContext> = {
       // HEAD works wherever GET does: it runs as the GET, and Node sends the headers without the body.
       method: req.method === 'HEAD' ? 'GET' : req.method,
@@ -176,7 +201,62 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
     }
     if (body !== null && !headers['content-type']) headers['content-type'] = JSON_TYPE;
     if (status === 200 && context.executedWithoutData && headers['content-type']?.startsWith('application/graphql-response+json')) status = 400;
+    return { status, headers, body };
+  }
+
+  async function respond(req: Request, res: Response): Promise<void> {
+    const key = req.method === 'POST' ? req.get(IDEMPOTENCY_KEY) : undefined;
+    const mutation = key === undefined ? undefined : mutationRequest(req.body);
+    const { status, headers, body } = mutation ? await once(req, res, key!, mutation) : await answer(req, res, store);
     res.writeHead(status, headers).end(body);
+  }
+
+  /** The operation a POST body selects, when it is a mutation; undefined for anything else. */
+  function mutationRequest(raw: unknown): Record<string, unknown> | undefined {
+    try {
+      const params = JSON.parse(String(raw)) as { query?: unknown; operationName?: unknown; variables?: unknown };
+      if (typeof params.query !== 'string') return undefined;
+      const document = documents.prepare(params.query);
+      if (!('kind' in document)) return undefined;
+      const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
+      if (getOperationAST(document, operationName)?.operation !== 'mutation') return undefined;
+      return { query: params.query, operationName: params.operationName ?? null, variables: params.variables ?? null };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * A mutation with an Idempotency-Key runs at most once per key, as REST creates do: its writes and its
+   * answer are kept together, and only when it succeeded without errors (otherwise nothing of it is
+   * kept, and the key may be retried). Same key and request: the first answer again; another request: 422.
+   */
+  async function once(req: Request, res: Response, key: string, mutation: Record<string, unknown>): Promise<Answer> {
+    if (!VALID_KEY.test(key)) return keyError(400, `${IDEMPOTENCY_KEY} must be 1 to 255 printable ASCII characters`, 'BAD_REQUEST');
+    const request = { key, fingerprint: requestFingerprint('POST', '/graphql', mutation), ttlMs: config.idempotencyTtlMs };
+    try {
+      const done = await store.idempotent(request, async (tx) => {
+        const first = await answer(req, res, tx);
+        if (first.status !== 200 || first.body === null || 'errors' in JSON.parse(first.body)) throw new NotKept(first);
+        return first;
+      });
+      switch (done.outcome) {
+        case 'done':
+          return done.answer as Answer;
+        case 'replay':
+          return { ...(done.answer as Answer), headers: { ...done.answer.headers, 'idempotent-replayed': 'true' } };
+        case 'mismatch':
+          return keyError(422, KEY_REUSED, 'IDEMPOTENCY_KEY_REUSED');
+        case 'in-progress':
+          return keyError(409, KEY_IN_PROGRESS, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+      }
+    } catch (err) {
+      if (err instanceof NotKept) return err.answer;
+      if (!(err instanceof StorageUnavailableError)) throw err;
+      logger.warn('graphql mutation not committed', { requestId: res.locals.requestId, outcomeUnknown: err.outcomeUnknown });
+      const answered = keyError(503, err.outcomeUnknown ? OUTCOME_UNKNOWN : UNAVAILABLE_MESSAGE, 'SERVICE_UNAVAILABLE');
+      return { ...answered, headers: { ...answered.headers, 'retry-after': '1' } };
+    }
   }
 
   return (req, res) => {

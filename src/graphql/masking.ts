@@ -1,5 +1,6 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Logger } from '../logger';
+import { OUTCOME_UNKNOWN } from '../http/idempotency';
 import { OverloadedError, StorageUnavailableError } from '../store/errors';
 
 export const MASKED_MESSAGE = 'Unexpected error.';
@@ -8,7 +9,10 @@ export const BUSY_MESSAGE = 'Server busy: retry later.';
 
 /** Failures of storage that are expected to pass, with what the client is told: said plainly, still without internals. */
 function expectedFailure(error: unknown): { message: string; code: string } | undefined {
-  if (error instanceof StorageUnavailableError) return { message: UNAVAILABLE_MESSAGE, code: 'SERVICE_UNAVAILABLE' };
+  // A create whose COMMIT got no answer may be stored: say so rather than "retry later".
+  if (error instanceof StorageUnavailableError) {
+    return { message: error.outcomeUnknown ? OUTCOME_UNKNOWN : UNAVAILABLE_MESSAGE, code: 'SERVICE_UNAVAILABLE' };
+  }
   if (error instanceof OverloadedError) return { message: BUSY_MESSAGE, code: 'SERVER_BUSY' };
   return undefined;
 }

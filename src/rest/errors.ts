@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger';
+import { OUTCOME_UNKNOWN } from '../http/idempotency';
 import { OverloadedError, StorageUnavailableError } from '../store/errors';
 import type { RouteTable } from './routes';
 
@@ -98,9 +99,11 @@ function fromBodyParser(err: BodyParserError, bodyLimit: number): ApiError {
 /** Turns anything thrown into an ApiError; unexpected errors become a bare 500. */
 export function toApiError(err: unknown, bodyLimit: number): { error: ApiError; unexpected: boolean } {
   if (err instanceof ApiError) return { error: err, unexpected: false };
-  // Storage unreachable: 503, the request was not carried out and may be retried.
+  // Storage unreachable: 503. The request was not carried out and may be retried, unless the database
+  // stopped answering during COMMIT: then the outcome is unknown, and the message says so.
   if (err instanceof StorageUnavailableError) {
-    return { error: new ApiError(503, GENERIC[503], undefined, { 'Retry-After': '1' }), unexpected: false };
+    const message = err.outcomeUnknown ? OUTCOME_UNKNOWN : GENERIC[503];
+    return { error: new ApiError(503, message, undefined, { 'Retry-After': '1' }), unexpected: false };
   }
   // Load shed: storage is up but this request could not get a connection in time. Also a 503, said plainly.
   if (err instanceof OverloadedError) {

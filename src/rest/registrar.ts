@@ -1,4 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, requestFingerprint } from '../http/idempotency';
+import type { Store } from '../store/types';
 import { ApiError, oneLine } from './errors';
 import type { OperationInfo, Route, RouteTable } from './routes';
 import type { HandlerInput, Handlers, OperationId, RestContext } from './types';
@@ -48,10 +50,33 @@ export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestCont
     const bound = template === undefined ? undefined : byRoute.get(template)?.get(req.method);
     if (!bound) return next();
     const { route, op, handler } = bound;
-    new Promise((resolve) => resolve(handler(toInput(req, route, op), ctx)))
-      .then((result) => writeResult(res, op, result as AnyResult))
+    const key = op.idempotencyKey ? req.get(IDEMPOTENCY_KEY) : undefined;
+    new Promise<AnyResult>((resolve) => {
+      const input = toInput(req, route, op);
+      const run = async (store: Store) => (await handler(input, { ...ctx, store })) as AnyResult;
+      resolve(key === undefined ? run(ctx.store) : once(ctx, key, requestFingerprint(req.method, input.path, req.body), run));
+    })
+      .then((result) => writeResult(res, op, result))
       .catch(next);
   };
+}
+
+/**
+ * Runs an operation at most once per Idempotency-Key (the store keeps the key's answer with the
+ * operation's writes): the first answer again for the same request, 422 for another, 409 while running.
+ */
+async function once(ctx: RestContext, key: string, fingerprint: string, run: (store: Store) => Promise<AnyResult>): Promise<AnyResult> {
+  const done = await ctx.store.idempotent({ key, fingerprint, ttlMs: ctx.idempotencyTtlMs }, run);
+  switch (done.outcome) {
+    case 'done':
+      return done.answer;
+    case 'replay':
+      return { ...done.answer, headers: { ...done.answer.headers, 'Idempotent-Replayed': 'true' } };
+    case 'mismatch':
+      throw new ApiError(422, KEY_REUSED);
+    case 'in-progress':
+      throw new ApiError(409, KEY_IN_PROGRESS);
+  }
 }
 
 /** The path parameters of `route` in `path`, decoded (the validator has already refused malformed escapes). */

@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_KEY } from '../http/idempotency';
 import type { OpenApiDocument } from '../spec';
 
 export type ErrorFormat = 'json' | 'text';
@@ -18,6 +19,8 @@ export interface OperationInfo {
   bodyRequired: boolean;
   /** Path parameters the spec types as integers: converted to numbers for handlers. */
   integerParams: string[];
+  /** The spec declares the Idempotency-Key header: the registrar runs the operation at most once per key. */
+  idempotencyKey: boolean;
 }
 
 export interface Route {
@@ -80,6 +83,7 @@ export class RouteTable {
           integerParams: params
             .filter((p) => p.in === 'path' && (deref(p.schema) as { type?: string })?.type === 'integer')
             .map((p) => p.name),
+          idempotencyKey: params.some((p) => p.in === 'header' && p.name.toLowerCase() === IDEMPOTENCY_KEY.toLowerCase()),
         };
       }
       if (formats.size > 1) throw new Error(`openapi.yaml: ${template} mixes JSON and text error formats`);

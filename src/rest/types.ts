@@ -63,6 +63,8 @@ export interface RestContext {
   lifecycle: Lifecycle;
   /** Longest wait for storage in the health checks (HEALTH_TIMEOUT_MS). */
   healthTimeoutMs: number;
+  /** How long answers to requests with an Idempotency-Key are kept. */
+  idempotencyTtlMs: number;
 }
 
 export type Handler<O extends OperationId> = (

@@ -76,6 +76,34 @@ export interface ChildCollection<T extends { id: number }, K extends keyof T> ex
 
 export type StorageKind = 'memory' | 'postgres';
 
+/** An answer kept under an Idempotency-Key: what the first request was answered (JSON-serialisable). */
+export interface StoredAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/** Only successful answers are kept under a key: an error changed nothing, and the key may be retried. */
+export const isSuccess = (answer: StoredAnswer): boolean => answer.status >= 200 && answer.status < 300;
+
+/** One request carrying an Idempotency-Key. */
+export interface IdempotentRequest {
+  key: string;
+  /** What the request asked for (method, path, body digest): the same key with another fingerprint is a misuse. */
+  fingerprint: string;
+  /** How long the answer is kept. */
+  ttlMs: number;
+}
+
+/**
+ * What became of an idempotent request: `done` (the work ran now; its answer is kept when 2xx),
+ * `replay` (the key's first answer), `mismatch` (the key was used for another request) or
+ * `in-progress` (a request with this key is running right now).
+ */
+export type IdempotentOutcome =
+  | { outcome: 'done' | 'replay'; answer: StoredAnswer }
+  | { outcome: 'mismatch' | 'in-progress' };
+
 /** Every repository the service uses. REST handlers and GraphQL resolvers share these. */
 export interface Store {
   readonly kind: StorageKind;
@@ -87,6 +115,12 @@ export interface Store {
   readonly users: Collection<UserRecord>;
   readonly posts: ChildCollection<PostRecord, 'userId'>;
   readonly comments: ChildCollection<CommentRecord, 'postId'>;
+  /**
+   * Runs `work` at most once per key. Its writes (made through the store it is given) and its 2xx
+   * answer are kept together or not at all (one transaction in PostgreSQL); any other answer or a
+   * throw keeps nothing, so the key may be retried. Keys are shared by every instance of the store.
+   */
+  idempotent(request: IdempotentRequest, work: (store: Store) => Promise<StoredAnswer>): Promise<IdempotentOutcome>;
   /** Resolves when storage is reachable; rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

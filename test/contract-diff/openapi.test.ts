@@ -138,21 +138,23 @@ describe("OpenAPI gate on the project's own openapi.yaml", () => {
   // The kinds of change other work on this service makes: each is classified, not just "changed".
   test('when optional headers, new statuses, a new path and a stricter text pattern land, then only the pattern is breaking', async () => {
     const doc = parse(own);
-    doc.paths['/books'].post.parameters = [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string' } }];
-    doc.paths['/books'].post.responses['409'] = { $ref: '#/components/responses/JsonBadRequest' };
-    doc.paths['/books/{id}'].get.responses['200'].headers = { ETag: { schema: { type: 'string' } } };
-    doc.paths['/books/{id}'].get.responses['304'] = { description: 'Not modified.' };
-    doc.paths['/health/live'] = { get: { operationId: 'live', responses: { '200': { description: 'Alive.' } } } };
-    doc.components.schemas.Text.pattern = '^[^\\u0000]*\\S[^\\u0000]*$';
+    const post = doc.paths['/books'].post;
+    post.parameters = [...(post.parameters ?? []), { name: 'X-Trace-Id', in: 'header', required: false, schema: { type: 'string' } }];
+    post.responses['418'] = { $ref: '#/components/responses/JsonBadRequest' };
+    const ok = doc.paths['/books/{id}'].get.responses['200'];
+    ok.headers = { ...(ok.headers ?? {}), 'X-Served-By': { schema: { type: 'string' } } };
+    doc.paths['/books/{id}'].get.responses['299'] = { description: 'A new success status.' };
+    doc.paths['/health/extra'] = { get: { operationId: 'extra', responses: { '200': { description: 'Extra.' } } } };
+    doc.components.schemas.Text.pattern = '^[^\\u0001]*\\S[^\\u0001]*$';
 
     const result = await checkContracts({ openapi: own }, { openapi: stringify(doc) });
 
-    expect(lines(result, 'dangerous')).toEqual(['POST /books 409: new response status (clients must handle it)', 'GET /books/{id} 304: new response status (clients must handle it)']);
+    expect(lines(result, 'dangerous')).toEqual(['POST /books 418: new response status (clients must handle it)', 'GET /books/{id} 299: new response status (clients must handle it)']);
     expect(lines(result, 'safe')).toEqual(
       expect.arrayContaining([
-        'POST /books header parameter Idempotency-Key: optional parameter added',
-        'GET /books/{id} 200 header ETag: response header added',
-        'GET /health/live: operation added',
+        'POST /books header parameter X-Trace-Id: optional parameter added',
+        'GET /books/{id} 200 header X-Served-By: response header added',
+        'GET /health/extra: operation added',
       ]),
     );
     const breaking = result.changes.filter((c) => c.level === 'breaking');

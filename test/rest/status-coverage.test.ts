@@ -3,6 +3,7 @@ import { createMemoryStore } from '../../src/store/memory';
 import { loadSeed } from '../../src/store/seed';
 import { loadOpenApi } from '../../src/spec';
 import { makeApp, makeStore, type TestApp } from '../support/app';
+import { gated } from '../support/idempotency';
 import { unreachable } from '../support/unreachable-store';
 
 /**
@@ -15,6 +16,28 @@ const LIMIT = 64;
 const big = (field: string) => ({ [field]: 'x'.repeat(LIMIT * 2) });
 const text = (t: TestApp, method: 'post' | 'put', path: string) => t.http[method](path).set('Content-Type', 'text/plain').send('x');
 
+/** The same key twice, with another body the second time: 422. */
+const keyReused =
+  (path: string, first: object, second: object): Trigger =>
+  async (t) => {
+    await t.http.post(path).set('Idempotency-Key', 'k').send(first);
+    return t.http.post(path).set('Idempotency-Key', 'k').send(second);
+  };
+
+/** The same key while the first request with it is still running: 409. */
+const keyInProgress =
+  (path: string, body: object): Trigger =>
+  async () => {
+    const { store, release, started } = gated(makeStore());
+    const { http } = makeApp({ store, config: { bodyLimit: LIMIT } });
+    const first = http.post(path).set('Idempotency-Key', 'k').send(body).then((res) => res);
+    await started;
+    const second = await http.post(path).set('Idempotency-Key', 'k').send(body);
+    release();
+    await first;
+    return second;
+  };
+
 const TRIGGERS: Record<string, Trigger> = {
   'listBooks 200': (t) => t.http.get('/books'),
   'listBooks 400': (t) => t.http.get('/books?limit=0'),
@@ -22,6 +45,8 @@ const TRIGGERS: Record<string, Trigger> = {
   'createBook 400': (t) => t.http.post('/books').send({}),
   'createBook 413': (t) => t.http.post('/books').send(big('title')),
   'createBook 415': (t) => text(t, 'post', '/books'),
+  'createBook 409': keyInProgress('/books', { title: 'Emma' }),
+  'createBook 422': keyReused('/books', { title: 'Emma' }, { title: 'Ubik' }),
   'getBook 200': (t) => t.http.get('/books/1'),
   'getBook 400': (t) => t.http.get('/books/0'),
   'getBook 404': (t) => t.http.get('/books/99'),
@@ -39,6 +64,8 @@ const TRIGGERS: Record<string, Trigger> = {
   'createTodo 400': (t) => t.http.post('/todos').send({ text: 'x', id: 1 }),
   'createTodo 413': (t) => t.http.post('/todos').send(big('text')),
   'createTodo 415': (t) => text(t, 'post', '/todos'),
+  'createTodo 409': keyInProgress('/todos', { text: 'Call mum' }),
+  'createTodo 422': keyReused('/todos', { text: 'Call mum' }, { text: 'Call dad' }),
   'listNotes 200': (t) => t.http.get('/notes'),
   'listNotes 400': (t) => t.http.get('/notes?limit=x'),
   'getNote 200': (t) => t.http.get('/notes/1'),
@@ -58,6 +85,8 @@ const TRIGGERS: Record<string, Trigger> = {
   'createItem 400': (t) => t.http.post('/items').set('Content-Type', 'application/json').send('{'),
   'createItem 413': (t) => t.http.post('/items').send(big('name')),
   'createItem 415': (t) => text(t, 'post', '/items'),
+  'createItem 409': keyInProgress('/items', { name: 'Saw' }),
+  'createItem 422': keyReused('/items', { name: 'Saw' }, { name: 'Drill' }),
   'getItem 200': (t) => t.http.get('/items/1'),
   'getItem 400': (t) => t.http.get('/items/abc'),
   'getItem 404': (t) => t.http.get('/items/99'),
@@ -70,6 +99,8 @@ const TRIGGERS: Record<string, Trigger> = {
   'createTask 400': (t) => t.http.post('/tasks'),
   'createTask 413': (t) => t.http.post('/tasks').send(big('title')),
   'createTask 415': (t) => text(t, 'post', '/tasks'),
+  'createTask 409': keyInProgress('/tasks', { title: 'Plan' }),
+  'createTask 422': keyReused('/tasks', { title: 'Plan' }, { title: 'Act' }),
   'getTask 200': (t) => t.http.get('/tasks/1'),
   'getTask 400': (t) => t.http.get('/tasks/99999999999999999999'),
   'getTask 404': (t) => t.http.get('/tasks/99'),

@@ -1,9 +1,11 @@
 import type { SeedData, Store } from '../types';
 import { MemoryChildCollection, MemoryCollection } from './collection';
+import { MemoryIdempotency } from './idempotency';
 
 /** The embedded default store: everything in this process's memory, gone when it exits. */
 export function createMemoryStore(seed: SeedData): Store {
-  return {
+  const idempotency = new MemoryIdempotency();
+  const store: Store = {
     kind: 'memory',
     books: new MemoryCollection(seed.books),
     todos: new MemoryCollection(seed.todos),
@@ -13,7 +15,9 @@ export function createMemoryStore(seed: SeedData): Store {
     users: new MemoryCollection(seed.users),
     posts: new MemoryChildCollection('userId', seed.posts),
     comments: new MemoryChildCollection('postId', seed.comments),
+    idempotent: (request, work) => idempotency.run(store, request, work),
     ping: async () => undefined,
     close: async () => undefined,
   };
+  return store;
 }

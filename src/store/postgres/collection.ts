@@ -2,20 +2,27 @@ import type { ChildCollection, Collection, ListResult, Page } from '../types';
 import { ident, type Queryable } from './pool';
 import { selectList, type TableDef } from './tables';
 
+/** Runs a write's statements: on its own transaction, or on one already open. */
+export type Writes = <R>(work: (db: Queryable) => Promise<R>) => Promise<R>;
+
 /**
  * A collection stored in one table. Every method is one SQL statement, so each is atomic on its own
- * and no method holds a connection between statements. Ids come from the table's identity sequence.
+ * and no method holds a connection between statements, except `create` (see there).
  */
 export class PgCollection<T extends { id: number }> implements Collection<T> {
   protected readonly table: string;
   protected readonly select: string;
+  private readonly counters: string;
 
   constructor(
     protected readonly db: Queryable,
     schema: string,
     protected readonly def: TableDef,
+    /** How a create runs: in its own transaction (the store) or in the caller's (an idempotent request). */
+    private readonly writes: Writes = (work) => work(db),
   ) {
     this.table = `${ident(schema)}.${ident(def.name)}`;
+    this.counters = `${ident(schema)}.id_counters`;
     this.select = selectList(def);
   }
 
@@ -42,18 +49,20 @@ export class PgCollection<T extends { id: number }> implements Collection<T> {
     return ids.map((id) => byId.get(id));
   }
 
+  /**
+   * The id comes from the collection's counter row, incremented in the same statement (so the same
+   * transaction) as the insert: a failed or rolled-back create, or a crash before COMMIT, leaves no
+   * gap, and the row lock makes concurrent creates take turns. Runs through `writes` (a transaction
+   * with a deadline, see transaction.ts), so a 503 never hides a committed create.
+   */
   async create(data: Omit<T, 'id'>): Promise<T> {
-    const values = this.def.columns.map((c) => (data as Record<string, unknown>)[c.field]);
-    const present = this.def.columns.filter((_, i) => values[i] !== undefined);
-    if (present.length === 0) {
-      const [row] = await this.db.query<T>(`INSERT INTO ${this.table} DEFAULT VALUES RETURNING ${this.select}`);
-      return row;
-    }
-    const [row] = await this.db.query<T>(
-      `INSERT INTO ${this.table} (${present.map((c) => ident(c.column)).join(', ')})
-       VALUES (${present.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${this.select}`,
-      values.filter((v) => v !== undefined),
-    );
+    const record = data as Record<string, unknown>;
+    const present = this.def.columns.filter((c) => record[c.field] !== undefined);
+    const text = `WITH next AS (UPDATE ${this.counters} SET last_id = last_id + 1 WHERE name = $1 RETURNING last_id)
+       INSERT INTO ${this.table} (id${present.map((c) => `, ${ident(c.column)}`).join('')})
+       SELECT last_id${present.map((c, i) => `, $${i + 2}::${c.type}`).join('')} FROM next RETURNING ${this.select}`;
+    const [row] = await this.writes((db) => db.query<T>(text, [this.def.name, ...present.map((c) => record[c.field])]));
+    if (!row) throw new Error(`id_counters has no row for ${this.def.name}`);
     return row;
   }
 
@@ -81,8 +90,8 @@ export class PgChildCollection<T extends { id: number }, K extends keyof T & str
 {
   private readonly parentColumn: string;
 
-  constructor(db: Queryable, schema: string, def: TableDef, readonly parentKey: K) {
-    super(db, schema, def);
+  constructor(db: Queryable, schema: string, def: TableDef, readonly parentKey: K, writes?: Writes) {
+    super(db, schema, def, writes);
     const column = def.columns.find((c) => c.field === parentKey);
     if (!column) throw new Error(`table ${def.name} has no column for ${parentKey}`);
     this.parentColumn = ident(column.column);

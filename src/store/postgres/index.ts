@@ -1,11 +1,13 @@
 import { Pool } from 'pg';
-import type { SeedData, Store } from '../types';
+import type { BookRecord, CommentRecord, ItemRecord, NoteRecord, PostRecord, SeedData, Store, TaskRecord, TodoRecord, UserRecord } from '../types';
 import { requestSignal } from '../request-scope';
-import { PgChildCollection, PgCollection } from './collection';
-import { createPool, queryRunner, translate } from './pool';
+import { PgChildCollection, PgCollection, type Writes } from './collection';
+import { notKept, pgIdempotent } from './idempotency';
+import { createPool, queryRunner, translate, type Queryable } from './pool';
 import { WaitQueue, type QueueSettings } from './queue';
 import { prepareDatabase } from './setup';
 import { TABLES } from './tables';
+import { inTransaction } from './transaction';
 
 export interface PostgresStoreOptions {
   /** postgres:// URL; the store owns (and closes) the pool it makes. */
@@ -57,18 +59,16 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   // /health has a connection of its own: it never waits behind the requests queued for the pool.
   const health = new Pool({ ...pool.options, max: 1, connectionTimeoutMillis: pingTimeoutMs, allowExitOnIdle: true });
   health.on('error', options.onPoolError ?? (() => undefined));
-  const db = queryRunner(pool, queue, { onQuery, signal });
-  const collection = <T extends { id: number }>(name: keyof typeof TABLES) => new PgCollection<T>(db, schema, TABLES[name]);
-  return {
+  // A write transaction holds one pooled connection: it waits its turn in the same queue as single statements.
+  const transaction: Writes = (work) => queue.run(() => inTransaction(pool, work, { onQuery }), signal());
+  const store: Store & { poolStats(): PoolStats } = {
     kind: 'postgres',
-    books: collection('books'),
-    todos: collection('todos'),
-    notes: collection('notes'),
-    items: collection('items'),
-    tasks: collection('tasks'),
-    users: collection('users'),
-    posts: new PgChildCollection(db, schema, TABLES.posts, 'userId'),
-    comments: new PgChildCollection(db, schema, TABLES.comments, 'postId'),
+    ...repositories(queryRunner(pool, queue, { onQuery, signal }), schema, transaction),
+    // The work's repositories run on the transaction that also keeps the key's answer.
+    idempotent: (request, work) =>
+      transaction((tx) =>
+        pgIdempotent(tx, schema, request, () => work({ ...store, ...repositories(tx, schema, (write) => write(tx)) })),
+      ).catch(notKept),
     async ping() {
       try {
         await health.query({ text: 'SELECT 1', query_timeout: pingTimeoutMs } as never);
@@ -81,5 +81,21 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       if (!health.ended) await health.end();
       if (owned && !pool.ended) await pool.end();
     },
+  };
+  return store;
+}
+
+/** Every collection on `db`; creates run through `writes`. */
+function repositories(db: Queryable, schema: string, writes: Writes) {
+  const collection = <T extends { id: number }>(name: keyof typeof TABLES) => new PgCollection<T>(db, schema, TABLES[name], writes);
+  return {
+    books: collection<BookRecord>('books'),
+    todos: collection<TodoRecord>('todos'),
+    notes: collection<NoteRecord>('notes'),
+    items: collection<ItemRecord>('items'),
+    tasks: collection<TaskRecord>('tasks'),
+    users: collection<UserRecord>('users'),
+    posts: new PgChildCollection<PostRecord, 'userId'>(db, schema, TABLES.posts, 'userId', writes),
+    comments: new PgChildCollection<CommentRecord, 'postId'>(db, schema, TABLES.comments, 'postId', writes),
   };
 }

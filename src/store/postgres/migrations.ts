@@ -3,8 +3,9 @@ import type { PoolClient } from 'pg';
 /**
  * The schema, as an ordered list of migrations. Applied once each, in order, recorded in
  * `schema_migrations`. Never edit a released migration: append a new one.
- * Ids are identity columns (`GENERATED ALWAYS`): the database sequence, never the application,
- * assigns them, so they are unique across every process and never reused after a delete.
+ * Ids: since migration 2, a counter row per collection (`id_counters`), incremented in the same
+ * transaction as the insert (see PgCollection.create): unique across every process, never reused
+ * after a delete, and gapless (a sequence is not: it skips values on rollback and after a crash).
  * Parent links (posts.user_id, comments.post_id) are indexed but not foreign keys: like the
  * in-memory store, deleting a parent leaves its children.
  */
@@ -59,6 +60,34 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
         key text PRIMARY KEY,
         value text NOT NULL
       );
+    `,
+  },
+  {
+    version: 2,
+    name: 'gapless ids and idempotency keys',
+    // Counters start past every id ever given: the largest stored and the identity sequence's last value.
+    sql: `
+      CREATE TABLE id_counters (
+        name text PRIMARY KEY,
+        last_id bigint NOT NULL
+      );
+      ${['books', 'todos', 'notes', 'items', 'tasks', 'users', 'posts', 'comments']
+        .map(
+          (name) => `
+      INSERT INTO id_counters (name, last_id) SELECT '${name}', greatest(
+        (SELECT coalesce(max(id), 0) FROM ${name}),
+        coalesce(pg_sequence_last_value(pg_get_serial_sequence('${name}', 'id')), 0));
+      ALTER TABLE ${name} ALTER COLUMN id DROP IDENTITY;`,
+        )
+        .join('')}
+      -- Answers kept under an Idempotency-Key (draft-ietf-httpapi-idempotency-key-header).
+      CREATE TABLE idempotency_keys (
+        key text PRIMARY KEY,
+        fingerprint text NOT NULL,
+        answer jsonb NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX idempotency_keys_expires_at_idx ON idempotency_keys (expires_at);
     `,
   },
 ];

@@ -33,7 +33,7 @@ export async function prepareDatabase(pool: Pool, schema: string, seed: SeedData
   }
 }
 
-/** Loads `seed` unless this data set was seeded before (even if since emptied), then moves every id sequence past it. */
+/** Loads `seed` unless this data set was seeded before (even if since emptied), then moves every id counter past it. */
 async function seedOnce(client: PoolClient, seed: SeedData): Promise<boolean> {
   const marker = await client.query("SELECT 1 FROM store_meta WHERE key = 'seeded_at'");
   if (marker.rowCount) return false;
@@ -43,12 +43,12 @@ async function seedOnce(client: PoolClient, seed: SeedData): Promise<boolean> {
     const fields = table.columns.map((c) => `"${c.field}"`).join(', ');
     const recordType = ['id bigint', ...table.columns.map((c) => `"${c.field}" ${c.type}`)].join(', ');
     await client.query(
-      `INSERT INTO ${name} (id, ${columns}) OVERRIDING SYSTEM VALUE
+      `INSERT INTO ${name} (id, ${columns})
        SELECT id, ${fields} FROM json_to_recordset($1::json) AS r(${recordType}) ORDER BY id`,
       [JSON.stringify(seed[name])],
     );
     // Ids continue after the largest seeded id.
-    await client.query(`SELECT setval(pg_get_serial_sequence('${name}', 'id'), max(id)) FROM ${name} HAVING max(id) IS NOT NULL`);
+    await client.query(`UPDATE id_counters SET last_id = greatest(last_id, (SELECT coalesce(max(id), 0) FROM ${name})) WHERE name = $1`, [name]);
   }
   await client.query("INSERT INTO store_meta (key, value) VALUES ('seeded_at', now()::text)");
   return true;

@@ -1,0 +1,84 @@
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import { StorageUnavailableError } from '../errors';
+import { POOL_SETTINGS, translate, type Queryable } from './pool';
+
+/** Time a write transaction has, from asking for a connection to COMMIT: the service's usual answer time. */
+export const WRITE_BUDGET_MS = POOL_SETTINGS.query_timeout;
+
+/**
+ * How much longer than its budget the service waits for COMMIT's answer. The server refuses to commit
+ * after the deadline (see COMMIT_IF_IN_TIME), so waiting a little past it turns most "no answer"
+ * cases into a known outcome.
+ */
+const COMMIT_GRACE_MS = 2000;
+
+/**
+ * Starts the transaction and records its deadline on the server: the server's own clock plus the
+ * budget the service has left (an integer it computed), so no clock is compared with another.
+ */
+const begin = (budgetMs: number) =>
+  `BEGIN; SELECT set_config('app.write_deadline', (extract(epoch FROM clock_timestamp()) * 1000 + ${Math.max(1, Math.floor(budgetMs))})::text, true)`;
+
+/**
+ * COMMIT, unless the server reaches it after the deadline: a statement sent to a stalled (frozen)
+ * server runs when the server resumes, long after the service answered 503; then the check raises,
+ * the rest of this one message (the COMMIT) is skipped and the transaction is rolled back.
+ */
+export const COMMIT_IF_IN_TIME = `DO $$ BEGIN
+  IF extract(epoch FROM clock_timestamp()) * 1000 > current_setting('app.write_deadline')::numeric THEN
+    RAISE EXCEPTION 'write deadline passed: rolled back' USING ERRCODE = 'query_canceled';
+  END IF;
+END $$; COMMIT`;
+
+/** A server answered with an SQLSTATE: the statement ran and failed, so the transaction did not commit. */
+const serverAnswered = (err: unknown): boolean => /^[0-9A-Z]{5}$/.test(String((err as { code?: unknown } | null)?.code ?? ''));
+
+/**
+ * Runs `work` as one transaction on one pooled connection, within `budgetMs`.
+ *
+ * Every statement is sent only after the previous one answered, each with the time left as its
+ * client-side limit. On any failure the connection is destroyed, not reused: a server that never
+ * saw COMMIT rolls back when the connection closes, even if it was stalled and runs the statements
+ * later. So a failure before COMMIT means nothing was written. A failure of COMMIT itself with no
+ * answer from the server (a timeout, a lost connection) is the one case whose outcome is unknown:
+ * the error then has `outcomeUnknown` set.
+ */
+export async function inTransaction<R>(
+  pool: Pool,
+  work: (db: Queryable) => Promise<R>,
+  { budgetMs = WRITE_BUDGET_MS, onQuery = () => undefined }: { budgetMs?: number; onQuery?: (text: string) => void } = {},
+): Promise<R> {
+  const deadline = Date.now() + budgetMs;
+  let client: PoolClient | undefined;
+  let committing = false;
+  const run = async <T extends QueryResultRow>(text: string, values: unknown[] | undefined, timeoutMs: number): Promise<T[]> => {
+    if (timeoutMs < 1) throw new StorageUnavailableError('Write deadline passed before the statement was sent');
+    onQuery(text);
+    const result = await client!.query<T>({ text, values, query_timeout: timeoutMs } as never);
+    return (result as unknown as { rows: T[] }).rows;
+  };
+  // A checked-out client has no error listener of the pool's: a socket error (the server shutting
+  // down, a reset) would be an unhandled 'error' event and end the process. The statement waiting
+  // for an answer is rejected anyway; a dead client is destroyed on release.
+  const ignore = () => undefined;
+  try {
+    client = await pool.connect();
+    client.on('error', ignore);
+    await run(begin(deadline - Date.now()), undefined, deadline - Date.now());
+    const db: Queryable = { query: (text, values) => run(text, values, deadline - Date.now()) };
+    const result = await work(db);
+    committing = true;
+    await run(COMMIT_IF_IN_TIME, undefined, deadline - Date.now() + COMMIT_GRACE_MS);
+    client.off('error', ignore);
+    client.release();
+    return result;
+  } catch (err) {
+    // Destroyed, not reused (keeps `ignore`: a late error of the closing socket stays handled).
+    client?.release(err instanceof Error ? err : new Error(String(err)));
+    const translated = translate(err);
+    if (committing && !serverAnswered(err) && translated instanceof StorageUnavailableError) {
+      throw new StorageUnavailableError('COMMIT sent, no answer: the write may or may not be stored', { cause: err, outcomeUnknown: true });
+    }
+    throw translated;
+  }
+}

@@ -1,0 +1,109 @@
+import { StorageUnavailableError } from '../../src/store/errors';
+import { makeApp, makeStore, snapshot } from '../support/app';
+
+const KEY = 'Idempotency-Key';
+const ADD = 'mutation Add($title: String!) { addTodo(title: $title) { id title done } }';
+
+describe('POST /graphql with an Idempotency-Key', () => {
+  it('when the same mutation is sent twice with one key, then the second answers the first response again and creates nothing', async () => {
+    const { http, store } = makeApp();
+    const before = (await store.todos.list()).total;
+    const first = await http.post('/graphql').set(KEY, 'g-1').send({ query: ADD, variables: { title: 'Water' } }).expect(200);
+    expect(first.body).toEqual({ data: { addTodo: { id: String(before + 1), title: 'Water', done: false } } });
+    // Same query, variables and operation name, written in another order: the same request.
+    const again = await http
+      .post('/graphql')
+      .set(KEY, 'g-1')
+      .type('application/json')
+      .send(JSON.stringify({ variables: { title: 'Water' }, query: ADD }))
+      .expect(200);
+    expect(again.text).toBe(first.text);
+    expect(again.headers['content-type']).toBe(first.headers['content-type']);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect((await store.todos.list()).items.filter((t) => t.text === 'Water')).toHaveLength(1);
+    expect((await store.todos.list()).total).toBe(before + 1);
+  });
+
+  it('when the key is reused with other variables, then 422 IDEMPOTENCY_KEY_REUSED and nothing is created', async () => {
+    const { http, store } = makeApp();
+    await http.post('/graphql').set(KEY, 'g-2').send({ query: ADD, variables: { title: 'Water' } }).expect(200);
+    const before = await snapshot(store);
+    const res = await http.post('/graphql').set(KEY, 'g-2').send({ query: ADD, variables: { title: 'Weed' } }).expect(422);
+    expect(res.body).toEqual({
+      errors: [{ message: 'Idempotency-Key was already used for a different request; nothing was created', extensions: { code: 'IDEMPOTENCY_KEY_REUSED' } }],
+    });
+    expect(await snapshot(store)).toEqual(before);
+  });
+
+  it('when the mutation fails (BAD_USER_INPUT), then nothing is kept and the key may carry the corrected request', async () => {
+    const { http, store } = makeApp();
+    const before = await snapshot(store);
+    const bad = await http.post('/graphql').set(KEY, 'g-3').send({ query: 'mutation { createUser(name: " ", email: "a@b.co") { id } }' }).expect(200);
+    expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(await snapshot(store)).toEqual(before);
+    const good = await http.post('/graphql').set(KEY, 'g-3').send({ query: 'mutation { createUser(name: "Ann", email: "a@b.co") { name } }' }).expect(200);
+    expect(good.body).toEqual({ data: { createUser: { name: 'Ann' } } });
+    expect(good.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('when storage fails during the mutation, then nothing is kept and a retry with the key creates the record once', async () => {
+    const store = makeStore();
+    const run = store.idempotent.bind(store);
+    let failures = 1;
+    store.idempotent = (request, work) =>
+      run(request, async (tx) => {
+        if (failures-- > 0) throw new StorageUnavailableError();
+        return work(tx);
+      });
+    const { http } = makeApp({ store });
+    const before = await snapshot(store);
+    const failed = await http.post('/graphql').set(KEY, 'g-4').send({ query: ADD, variables: { title: 'Water' } }).expect(503);
+    expect(failed.headers['retry-after']).toBe('1');
+    expect(failed.body).toEqual({ errors: [{ message: 'Service unavailable: storage is unreachable; retry later.', extensions: { code: 'SERVICE_UNAVAILABLE' } }] });
+    expect(await snapshot(store)).toEqual(before);
+    await http.post('/graphql').set(KEY, 'g-4').send({ query: ADD, variables: { title: 'Water' } }).expect(200);
+    await http.post('/graphql').set(KEY, 'g-4').send({ query: ADD, variables: { title: 'Water' } }).expect(200).expect('Idempotent-Replayed', 'true');
+    expect((await store.todos.list()).items.filter((t) => t.text === 'Water')).toHaveLength(1);
+  });
+
+  it('when a mutation COMMIT got no answer (outcome unknown), then the error says so instead of "retry later"', async () => {
+    const store = makeStore();
+    store.todos.create = async () => {
+      throw new StorageUnavailableError('COMMIT sent, no answer', { outcomeUnknown: true });
+    };
+    const { http } = makeApp({ store });
+    const res = await http.post('/graphql').send({ query: ADD, variables: { title: 'Water' } }).expect(200);
+    expect(res.body.errors).toEqual([
+      {
+        message: 'Service unavailable: the outcome of this write is unknown; retry with the same Idempotency-Key',
+        locations: [{ line: 1, column: 33 }],
+        path: ['addTodo'],
+        extensions: { code: 'SERVICE_UNAVAILABLE' },
+      },
+    ]);
+  });
+
+  it('when the key is malformed, then 400 and nothing is executed', async () => {
+    const { http, store } = makeApp();
+    const before = await snapshot(store);
+    const res = await http.post('/graphql').set(KEY, 'x'.repeat(256)).send({ query: ADD, variables: { title: 'Water' } }).expect(400);
+    expect(res.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+    expect(await snapshot(store)).toEqual(before);
+  });
+
+  it('when a query carries a key, then the key is ignored (queries change nothing)', async () => {
+    const { http } = makeApp();
+    const first = await http.post('/graphql').set(KEY, 'g-5').send({ query: '{ todos { id } }' }).expect(200);
+    await http.post('/graphql').set(KEY, 'g-5').send({ query: '{ books { id } }' }).expect(200);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('when mutations carry no key, then each creates its own record', async () => {
+    const { http, store } = makeApp();
+    const before = (await store.todos.list()).total;
+    await http.post('/graphql').send({ query: ADD, variables: { title: 'Water' } }).expect(200);
+    await http.post('/graphql').send({ query: ADD, variables: { title: 'Water' } }).expect(200);
+    expect((await store.todos.list()).total).toBe(before + 2);
+  });
+});
