@@ -361,7 +361,11 @@ export interface components {
             done?: boolean;
             title?: components["schemas"]["Text"];
         };
-        /** @description Non-blank text of at most 1000 characters. */
+        /**
+         * @description Non-blank text of at most 1000 characters, with no NUL character (U+0000) and no unpaired
+         *     surrogate (U+D800 to U+DFFF outside a valid pair): such text is a 400 naming the field, in
+         *     every store. The pattern is ECMA-262 with the `u` flag (one code point per character).
+         */
         Text: string;
         Todo: {
             done: boolean;
@@ -378,6 +382,7 @@ export interface components {
         /** @description Books in id order. */
         BookList: {
             headers: {
+                ETag: components["headers"]["ETag"];
                 Link: components["headers"]["Link"];
                 "X-Total-Count": components["headers"]["XTotalCount"];
                 [name: string]: unknown;
@@ -459,6 +464,24 @@ export interface components {
             };
         };
         /**
+         * @description `If-Match` (or, on PUT and DELETE, `If-None-Match`) did not hold for the current record: it
+         *     has changed since the client read it (or never had that tag). Nothing was changed; read it
+         *     again (GET gives the current `ETag`) and retry.
+         */
+        JsonPreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Precondition failed: the current record does not match If-Match / If-None-Match"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description Storage (PostgreSQL, when `DATABASE_URL` is set) is unreachable; nothing was changed. The
          *     service recovers by itself when storage is back. `Retry-After` says when to try again.
          */
@@ -509,6 +532,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description `If-None-Match` matched the current `ETag`: the representation the client holds is current.
+         *     No body; the `ETag` is repeated.
+         */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The request is invalid; a one-line message. */
         TextBadRequest: {
             headers: {
@@ -536,6 +570,19 @@ export interface components {
             };
             content: {
                 /** @example Request body is larger than 102400 bytes */
+                "text/plain": string;
+            };
+        };
+        /**
+         * @description `If-Match` (or, on DELETE, `If-None-Match`) did not hold for the current record; nothing was
+         *     changed; a one-line message.
+         */
+        TextPreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example Precondition failed: the current record does not match If-Match / If-None-Match */
                 "text/plain": string;
             };
         };
@@ -583,6 +630,25 @@ export interface components {
          */
         Id: components["schemas"]["Id"];
         /**
+         * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+         *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+         *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+         *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+         *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+         *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+         * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+         */
+        IfMatch: string;
+        /**
+         * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+         *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+         *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+         *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+         *     (section 13.2.2).
+         * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+         */
+        IfNoneMatch: string;
+        /**
          * @description Page size, 1 to 1000. Without `limit` and `offset` the whole collection is returned.
          * @example 10
          */
@@ -595,6 +661,14 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description Strong entity tag of this representation (RFC 9110 section 8.8.3): a hash of exactly the JSON
+         *     body of a 200 answer, quoted. Any change to the record (or, on a list, to the page) changes
+         *     it; the same record gives the same tag on GET, HEAD and after PUT. Send it back in
+         *     `If-None-Match` (304 when unchanged) or `If-Match` (412 when changed).
+         * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+         */
+        ETag: string;
         /**
          * @description RFC 8288 links to the next and previous pages, when paginating.
          * @example </books?limit=10&offset=10>; rel="next"
@@ -634,14 +708,36 @@ export interface operations {
                  */
                 offset?: components["parameters"]["Offset"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             200: components["responses"]["BookList"];
+            304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             503: components["responses"]["JsonServiceUnavailable"];
@@ -688,7 +784,27 @@ export interface operations {
     getBook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -704,6 +820,7 @@ export interface operations {
             /** @description The book. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -717,8 +834,10 @@ export interface operations {
                     "application/json": components["schemas"]["Book"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             503: components["responses"]["JsonServiceUnavailable"];
@@ -727,7 +846,27 @@ export interface operations {
     updateBook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -752,6 +891,7 @@ export interface operations {
             /** @description The updated book. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -767,6 +907,7 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
@@ -777,7 +918,27 @@ export interface operations {
     deleteBook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -799,6 +960,7 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             503: components["responses"]["JsonServiceUnavailable"];
@@ -900,7 +1062,27 @@ export interface operations {
                  */
                 offset?: components["parameters"]["Offset"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -909,6 +1091,7 @@ export interface operations {
             /** @description Items in id order. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["XTotalCount"];
                     [name: string]: unknown;
@@ -925,7 +1108,9 @@ export interface operations {
                     "application/json": components["schemas"]["Item"][];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["TextBadRequest"];
+            412: components["responses"]["TextPreconditionFailed"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             503: components["responses"]["TextServiceUnavailable"];
@@ -976,7 +1161,27 @@ export interface operations {
     getItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -992,6 +1197,7 @@ export interface operations {
             /** @description The item. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1004,8 +1210,10 @@ export interface operations {
                     "application/json": components["schemas"]["Item"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["TextBadRequest"];
             404: components["responses"]["TextNotFound"];
+            412: components["responses"]["TextPreconditionFailed"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             503: components["responses"]["TextServiceUnavailable"];
@@ -1014,7 +1222,27 @@ export interface operations {
     deleteItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -1036,6 +1264,7 @@ export interface operations {
             };
             400: components["responses"]["TextBadRequest"];
             404: components["responses"]["TextNotFound"];
+            412: components["responses"]["TextPreconditionFailed"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             503: components["responses"]["TextServiceUnavailable"];
@@ -1055,7 +1284,27 @@ export interface operations {
                  */
                 offset?: components["parameters"]["Offset"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1064,6 +1313,7 @@ export interface operations {
             /** @description Notes in id order. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["XTotalCount"];
                     [name: string]: unknown;
@@ -1081,7 +1331,9 @@ export interface operations {
                     "application/json": components["schemas"]["Note"][];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             503: components["responses"]["JsonServiceUnavailable"];
@@ -1090,7 +1342,27 @@ export interface operations {
     getNote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -1106,6 +1378,7 @@ export interface operations {
             /** @description The note. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1119,8 +1392,10 @@ export interface operations {
                     "application/json": components["schemas"]["Note"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             503: components["responses"]["JsonServiceUnavailable"];
@@ -1129,7 +1404,27 @@ export interface operations {
     updateNote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -1154,6 +1449,7 @@ export interface operations {
             /** @description The updated note. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1169,6 +1465,7 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
@@ -1179,7 +1476,27 @@ export interface operations {
     deleteNote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -1201,6 +1518,7 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             503: components["responses"]["JsonServiceUnavailable"];
@@ -1220,7 +1538,27 @@ export interface operations {
                  */
                 offset?: components["parameters"]["Offset"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1229,6 +1567,7 @@ export interface operations {
             /** @description Tasks in id order. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["XTotalCount"];
                     [name: string]: unknown;
@@ -1246,7 +1585,9 @@ export interface operations {
                     "application/json": components["schemas"]["Task"][];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             503: components["responses"]["JsonServiceUnavailable"];
@@ -1298,7 +1639,27 @@ export interface operations {
     getTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -1314,6 +1675,7 @@ export interface operations {
             /** @description The task. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1327,8 +1689,10 @@ export interface operations {
                     "application/json": components["schemas"]["Task"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             503: components["responses"]["JsonServiceUnavailable"];
@@ -1337,7 +1701,27 @@ export interface operations {
     updateTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -1357,6 +1741,7 @@ export interface operations {
             /** @description The updated task. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1372,6 +1757,7 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
@@ -1382,7 +1768,27 @@ export interface operations {
     deleteTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -1404,6 +1810,7 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             503: components["responses"]["JsonServiceUnavailable"];
@@ -1423,7 +1830,27 @@ export interface operations {
                  */
                 offset?: components["parameters"]["Offset"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1432,6 +1859,7 @@ export interface operations {
             /** @description Todos in id order. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["XTotalCount"];
                     [name: string]: unknown;
@@ -1449,7 +1877,9 @@ export interface operations {
                     "application/json": components["schemas"]["Todo"][];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             503: components["responses"]["JsonServiceUnavailable"];

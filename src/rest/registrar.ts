@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { etagOf, evaluate, preconditionFailed, preconditionsOf, writePrecondition, type Preconditions } from './conditional';
 import { ApiError, oneLine } from './errors';
 import type { OperationInfo, Route, RouteTable } from './routes';
 import type { HandlerInput, Handlers, OperationId, RestContext } from './types';
@@ -48,8 +49,9 @@ export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestCont
     const bound = template === undefined ? undefined : byRoute.get(template)?.get(req.method);
     if (!bound) return next();
     const { route, op, handler } = bound;
-    new Promise((resolve) => resolve(handler(toInput(req, route, op), ctx)))
-      .then((result) => writeResult(res, op, result as AnyResult))
+    const pre = op.conditional ? preconditionsOf(req) : undefined;
+    new Promise((resolve) => resolve(handler(toInput(req, route, op, pre), ctx)))
+      .then((result) => writeResult(res, op, result as AnyResult, pre))
       .catch(next);
   };
 }
@@ -66,7 +68,7 @@ function pathParams(route: Route, path: string): Record<string, unknown> {
   return params;
 }
 
-function toInput(req: Request, route: Route, op: OperationInfo): HandlerInput<OperationId> {
+function toInput(req: Request, route: Route, op: OperationInfo, pre: Preconditions | undefined): HandlerInput<OperationId> {
   const params = pathParams(route, req.path);
   // The validator has checked these are integers in range, but it coerces with Number(), which also
   // takes `1e0`, `0x1`, `1.0` and ` 1`. Only decimal digits are an id; `01` is 1.
@@ -83,12 +85,25 @@ function toInput(req: Request, route: Route, op: OperationInfo): HandlerInput<Op
     body: req.body as never,
     // Without a trailing slash, so links built from it are canonical (`/books/` is served as `/books`).
     path: (req.baseUrl + req.path).replace(/(.)\/+$/, '$1'),
+    // Reads are checked below, on the body they answer; writes hand the check to the store (atomic).
+    precondition: pre && op.method !== 'GET' ? writePrecondition(pre) : undefined,
   };
 }
 
-function writeResult(res: Response, op: OperationInfo, result: AnyResult): void {
-  if (result.headers) res.set(result.headers);
+function writeResult(res: Response, op: OperationInfo, result: AnyResult, pre: Preconditions | undefined): void {
   const media = op.responseMedia[result.status];
+  if (result.body !== undefined && op.etagStatuses.includes(result.status)) {
+    const etag = etagOf(result.body);
+    // GET (and HEAD, which runs as GET): RFC 9110 section 13.2.2 on the representation about to be sent.
+    const verdict = pre && op.method === 'GET' ? evaluate(pre, etag, true) : 'pass';
+    if (verdict === 'failed') throw preconditionFailed();
+    res.set('ETag', etag);
+    if (verdict === 'not-modified') {
+      res.status(304).end();
+      return;
+    }
+  }
+  if (result.headers) res.set(result.headers);
   if (result.body === undefined || !media) {
     res.status(result.status).end();
   } else if (media === 'text/plain') {
