@@ -229,3 +229,18 @@ async function changeBehind(store: Store, path: string): Promise<void> {
   const collection = store[family as 'books'] as unknown as Collection<{ id: number }>;
   expect(await collection.update(Number(id), patches[family])).toBeDefined();
 }
+
+describe('conditional requests from a browser on another origin (CORS)', () => {
+  it('when a preflight asks for If-Match, then it is allowed, and a cross-origin script may read the ETag', async () => {
+    const { http } = makeApp();
+    const preflight = await http
+      .options('/books/1')
+      .set('Origin', 'https://app.example')
+      .set('Access-Control-Request-Method', 'PUT')
+      .set('Access-Control-Request-Headers', 'if-match, content-type')
+      .expect(204);
+    expect(preflight.headers['access-control-allow-headers'].split(', ')).toEqual(expect.arrayContaining(['If-Match', 'If-None-Match']));
+    const res = await http.get('/books/1').set('Origin', 'https://app.example').expect(200);
+    expect(res.headers['access-control-expose-headers'].split(', ')).toContain('ETag');
+  });
+});
