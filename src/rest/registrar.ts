@@ -32,6 +32,9 @@ interface Bound {
  * spec route (`req.openapi.openApiRoute`, e.g. `/books/{id}`), so dispatch is one map lookup by
  * route and method instead of a regex test per operation. Path parameters are read from the raw path
  * with that one route's regex (the validator's copies are already coerced: `1e0` would pass as 1).
+ *
+ * Conditional requests (src/rest/conditional.ts) live here too, for every operation whose spec declares
+ * them: the ETag of the body written, 304/412 for a GET, and the write precondition handed to the handler.
  */
 export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestContext): RequestHandler {
   const byRoute = new Map<string, Map<string, Bound>>();

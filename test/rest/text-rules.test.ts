@@ -109,6 +109,14 @@ describe('GraphQL: NUL and unpaired surrogates in arguments', () => {
     expect(await snapshot(store)).toEqual(before);
   });
 
+  it('when an id argument carries a NUL or a lone surrogate, then it names no record (null), never an error', async () => {
+    const { http } = makeApp();
+    for (const id of ['\u0000', '1\u0000', '\ud800']) {
+      const res = await gqlClient(http)('query($id: ID!) { book(id: $id) { id } user(id: $id) { id } }', { id });
+      expect(res.body).toEqual({ data: { book: null, user: null } });
+    }
+  });
+
   it('when a title has emoji, then addTodo stores it and REST shows the same text', async () => {
     const { http } = makeApp();
     const res = await gqlClient(http)('mutation($v: String!) { addTodo(title: $v) { id title } }', { v: 'Party \ud83c\udf89' });
