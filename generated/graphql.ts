@@ -41,9 +41,9 @@ export type Comment = {
 /** Writes. Each mutation returns the selected fields of the record it created. */
 export type Mutation = {
   __typename?: 'Mutation';
-  /** Adds a todo with `done: false`. `title` must not be blank (BAD_USER_INPUT otherwise). Visible in REST GET /todos as `text`. */
+  /** Adds a todo with `done: false`. `title` must not be blank nor hold a NUL character or an unpaired surrogate (BAD_USER_INPUT otherwise). Visible in REST GET /todos as `text`. */
   addTodo: Todo;
-  /** Creates a user. `name` must not be blank and `email` must be a plausible address (BAD_USER_INPUT otherwise). */
+  /** Creates a user. `name` must not be blank and `email` must be a plausible address; neither may hold a NUL character or an unpaired surrogate (BAD_USER_INPUT otherwise, nothing stored). */
   createUser: User;
 };
 

@@ -420,7 +420,11 @@ export interface components {
             done?: boolean;
             title?: components["schemas"]["Text"];
         };
-        /** @description Non-blank text of at most 1000 characters. */
+        /**
+         * @description Non-blank text of at most 1000 characters, with no NUL character (U+0000) and no unpaired
+         *     surrogate (U+D800 to U+DFFF outside a valid pair): such text is a 400 naming the field, in
+         *     every store. The pattern is ECMA-262 with the `u` flag (one code point per character).
+         */
         Text: string;
         Todo: {
             done: boolean;
@@ -437,6 +441,7 @@ export interface components {
         /** @description Books in id order. */
         BookList: {
             headers: {
+                ETag: components["headers"]["ETag"];
                 Link: components["headers"]["Link"];
                 "X-Total-Count": components["headers"]["XTotalCount"];
                 [name: string]: unknown;
@@ -564,6 +569,24 @@ export interface components {
             };
         };
         /**
+         * @description `If-Match` (or, on PUT and DELETE, `If-None-Match`) did not hold for the current record: it
+         *     has changed since the client read it (or never had that tag). Nothing was changed; read it
+         *     again (GET gives the current `ETag`) and retry.
+         */
+        JsonPreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Precondition failed: the current record does not match If-Match / If-None-Match"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description Not carried out, or (for an update or delete) perhaps carried out late; `Retry-After` says
          *     when to try again. Two causes, told apart by the message:
          *     - `Service unavailable`: storage (PostgreSQL, when `DATABASE_URL` is set) is unreachable or
@@ -634,6 +657,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description `If-None-Match` matched the current `ETag`: the representation the client holds is current.
+         *     No body; the `ETag` is repeated.
+         */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The request is invalid; a one-line message. */
         TextBadRequest: {
             headers: {
@@ -694,6 +728,19 @@ export interface components {
             };
             content: {
                 /** @example Request body is larger than 102400 bytes */
+                "text/plain": string;
+            };
+        };
+        /**
+         * @description `If-Match` (or, on DELETE, `If-None-Match`) did not hold for the current record; nothing was
+         *     changed; a one-line message.
+         */
+        TextPreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example Precondition failed: the current record does not match If-Match / If-None-Match */
                 "text/plain": string;
             };
         };
@@ -775,6 +822,25 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
+         * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+         *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+         *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+         *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+         *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+         *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+         * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+         */
+        IfMatch: string;
+        /**
+         * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+         *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+         *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+         *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+         *     (section 13.2.2).
+         * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+         */
+        IfNoneMatch: string;
+        /**
          * @description Page size, 1 to 1000. Without `limit` and `offset` the whole collection is returned.
          * @example 10
          */
@@ -787,6 +853,14 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description Strong entity tag of this representation (RFC 9110 section 8.8.3): a hash of exactly the JSON
+         *     body of a 200 answer, quoted. Any change to the record (or, on a list, to the page) changes
+         *     it; the same record gives the same tag on GET, HEAD and after PUT. Send it back in
+         *     `If-None-Match` (304 when unchanged) or `If-Match` (412 when changed).
+         * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+         */
+        ETag: string;
         /**
          * @description Present (`true`) when this answer is the stored answer to an earlier request with the same `Idempotency-Key`.
          * @example true
@@ -831,14 +905,36 @@ export interface operations {
                  */
                 offset?: components["parameters"]["Offset"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             200: components["responses"]["BookList"];
+            304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["JsonNotImplemented"];
@@ -904,7 +1000,27 @@ export interface operations {
     getBook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -920,6 +1036,7 @@ export interface operations {
             /** @description The book. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -933,8 +1050,10 @@ export interface operations {
                     "application/json": components["schemas"]["Book"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["JsonNotImplemented"];
@@ -944,7 +1063,27 @@ export interface operations {
     updateBook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -969,6 +1108,7 @@ export interface operations {
             /** @description The updated book. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -984,6 +1124,7 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
@@ -995,7 +1136,27 @@ export interface operations {
     deleteBook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -1017,6 +1178,7 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["JsonNotImplemented"];
@@ -1078,7 +1240,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "ok",
-                     *       "version": "1.0.0",
+                     *       "version": "2.0.0",
                      *       "storage": "memory"
                      *     }
                      */
@@ -1097,7 +1259,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "unavailable",
-                     *       "version": "1.0.0",
+                     *       "version": "2.0.0",
                      *       "storage": "postgres"
                      *     }
                      */
@@ -1186,7 +1348,27 @@ export interface operations {
                  */
                 offset?: components["parameters"]["Offset"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1195,6 +1377,7 @@ export interface operations {
             /** @description Items in id order. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["XTotalCount"];
                     [name: string]: unknown;
@@ -1211,7 +1394,9 @@ export interface operations {
                     "application/json": components["schemas"]["Item"][];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["TextBadRequest"];
+            412: components["responses"]["TextPreconditionFailed"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["TextNotImplemented"];
@@ -1281,7 +1466,27 @@ export interface operations {
     getItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -1297,6 +1502,7 @@ export interface operations {
             /** @description The item. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1309,8 +1515,10 @@ export interface operations {
                     "application/json": components["schemas"]["Item"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["TextBadRequest"];
             404: components["responses"]["TextNotFound"];
+            412: components["responses"]["TextPreconditionFailed"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["TextNotImplemented"];
@@ -1320,7 +1528,27 @@ export interface operations {
     deleteItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -1342,6 +1570,7 @@ export interface operations {
             };
             400: components["responses"]["TextBadRequest"];
             404: components["responses"]["TextNotFound"];
+            412: components["responses"]["TextPreconditionFailed"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["TextNotImplemented"];
@@ -1362,7 +1591,27 @@ export interface operations {
                  */
                 offset?: components["parameters"]["Offset"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1371,6 +1620,7 @@ export interface operations {
             /** @description Notes in id order. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["XTotalCount"];
                     [name: string]: unknown;
@@ -1388,7 +1638,9 @@ export interface operations {
                     "application/json": components["schemas"]["Note"][];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["JsonNotImplemented"];
@@ -1398,7 +1650,27 @@ export interface operations {
     getNote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -1414,6 +1686,7 @@ export interface operations {
             /** @description The note. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1427,8 +1700,10 @@ export interface operations {
                     "application/json": components["schemas"]["Note"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["JsonNotImplemented"];
@@ -1438,7 +1713,27 @@ export interface operations {
     updateNote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -1463,6 +1758,7 @@ export interface operations {
             /** @description The updated note. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1478,6 +1774,7 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
@@ -1489,7 +1786,27 @@ export interface operations {
     deleteNote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -1511,6 +1828,7 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["JsonNotImplemented"];
@@ -1531,7 +1849,27 @@ export interface operations {
                  */
                 offset?: components["parameters"]["Offset"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1540,6 +1878,7 @@ export interface operations {
             /** @description Tasks in id order. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["XTotalCount"];
                     [name: string]: unknown;
@@ -1557,7 +1896,9 @@ export interface operations {
                     "application/json": components["schemas"]["Task"][];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["JsonNotImplemented"];
@@ -1628,7 +1969,27 @@ export interface operations {
     getTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -1644,6 +2005,7 @@ export interface operations {
             /** @description The task. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1657,8 +2019,10 @@ export interface operations {
                     "application/json": components["schemas"]["Task"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["JsonNotImplemented"];
@@ -1668,7 +2032,27 @@ export interface operations {
     updateTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -1688,6 +2072,7 @@ export interface operations {
             /** @description The updated task. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1703,6 +2088,7 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
             429: components["responses"]["JsonTooManyRequests"];
@@ -1714,7 +2100,27 @@ export interface operations {
     deleteTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
@@ -1736,6 +2142,7 @@ export interface operations {
             };
             400: components["responses"]["JsonBadRequest"];
             404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["JsonNotImplemented"];
@@ -1756,7 +2163,27 @@ export interface operations {
                  */
                 offset?: components["parameters"]["Offset"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2).
+                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1765,6 +2192,7 @@ export interface operations {
             /** @description Todos in id order. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["XTotalCount"];
                     [name: string]: unknown;
@@ -1782,7 +2210,9 @@ export interface operations {
                     "application/json": components["schemas"]["Todo"][];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
+            412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["JsonNotImplemented"];

@@ -7,9 +7,9 @@ import { NON_REST_ROUTES } from './non-rest-routes';
 import { RateLimiter } from './rate-limit';
 
 /** Response headers a cross-origin script may read. */
-const EXPOSED_HEADERS = 'Location, Link, X-Total-Count, X-Request-Id, Retry-After';
+const EXPOSED_HEADERS = 'Location, Link, X-Total-Count, X-Request-Id, Retry-After, ETag';
 /** Request headers a cross-origin script may send (beyond the CORS-safelisted ones). */
-const ALLOWED_HEADERS = 'Content-Type, Accept, X-Request-Id';
+const ALLOWED_HEADERS = 'Content-Type, Accept, X-Request-Id, If-Match, If-None-Match';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
 /** Helmet, configured for an API: the source of truth for the header values. */

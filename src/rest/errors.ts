@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger';
 import { OUTCOME_UNKNOWN } from '../http/idempotency';
 import { OverloadedError, StorageUnavailableError } from '../store/errors';
+import { TEXT_PATTERN, TEXT_RULE } from '../text-rule';
 import type { RouteTable } from './routes';
 
 export interface ErrorDetail {
@@ -73,8 +74,8 @@ function fromValidator(err: ValidatorError, bodyLimit: number): ApiError {
     }
     // The validator reports a missing body as a missing property named 'body'; say it plainly.
     if (path === '/body' && /required property 'body'/.test(message)) return { path, message: 'a JSON request body is required' };
-    // Text fields carry pattern \S: say what it means rather than echoing the regex.
-    if (/must match pattern "\\S"/.test(message)) return { path, message: 'must contain a non-whitespace character' };
+    // Text fields carry the text rule's pattern: say what it means rather than echoing the regex.
+    if (message === `must match pattern "${TEXT_PATTERN.source}"`) return { path, message: TEXT_RULE };
     return { path, message };
   });
   const first = details[0];

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, requestFingerprint } from '../http/idempotency';
 import type { Store } from '../store/types';
+import { etagOf, evaluate, preconditionFailed, preconditionsOf, writePrecondition, type Preconditions } from './conditional';
 import { ApiError, oneLine } from './errors';
 import type { OperationInfo, Route, RouteTable } from './routes';
 import type { HandlerInput, Handlers, OperationId, RestContext } from './types';
@@ -33,6 +34,9 @@ interface Bound {
  * spec route (`req.openapi.openApiRoute`, e.g. `/books/{id}`), so dispatch is one map lookup by
  * route and method instead of a regex test per operation. Path parameters are read from the raw path
  * with that one route's regex (the validator's copies are already coerced: `1e0` would pass as 1).
+ *
+ * Conditional requests (src/rest/conditional.ts) live here too, for every operation whose spec declares
+ * them: the ETag of the body written, 304/412 for a GET, and the write precondition handed to the handler.
  */
 export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestContext): RequestHandler {
   const byRoute = new Map<string, Map<string, Bound>>();
@@ -51,12 +55,13 @@ export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestCont
     if (!bound) return next();
     const { route, op, handler } = bound;
     const key = op.idempotencyKey ? req.get(IDEMPOTENCY_KEY) : undefined;
+    const pre = op.conditional ? preconditionsOf(req) : undefined;
     new Promise<AnyResult>((resolve) => {
-      const input = toInput(req, route, op);
+      const input = toInput(req, route, op, pre);
       const run = async (store: Store) => (await handler(input, { ...ctx, store })) as AnyResult;
       resolve(key === undefined ? run(ctx.store) : once(ctx, key, requestFingerprint(req.method, input.path, req.body), run));
     })
-      .then((result) => writeResult(res, op, result))
+      .then((result) => writeResult(res, op, result, pre))
       .catch(next);
   };
 }
@@ -91,7 +96,7 @@ function pathParams(route: Route, path: string): Record<string, unknown> {
   return params;
 }
 
-function toInput(req: Request, route: Route, op: OperationInfo): HandlerInput<OperationId> {
+function toInput(req: Request, route: Route, op: OperationInfo, pre: Preconditions | undefined): HandlerInput<OperationId> {
   const params = pathParams(route, req.path);
   // The validator has checked these are integers in range, but it coerces with Number(), which also
   // takes `1e0`, `0x1`, `1.0` and ` 1`. Only decimal digits are an id; `01` is 1.
@@ -108,12 +113,25 @@ function toInput(req: Request, route: Route, op: OperationInfo): HandlerInput<Op
     body: req.body as never,
     // Without a trailing slash, so links built from it are canonical (`/books/` is served as `/books`).
     path: (req.baseUrl + req.path).replace(/(.)\/+$/, '$1'),
+    // Reads are checked below, on the body they answer; writes hand the check to the store (atomic).
+    precondition: pre && op.method !== 'GET' ? writePrecondition(pre) : undefined,
   };
 }
 
-function writeResult(res: Response, op: OperationInfo, result: AnyResult): void {
-  if (result.headers) res.set(result.headers);
+function writeResult(res: Response, op: OperationInfo, result: AnyResult, pre: Preconditions | undefined): void {
   const media = op.responseMedia[result.status];
+  if (result.body !== undefined && op.etagStatuses.includes(result.status)) {
+    const etag = etagOf(result.body);
+    // GET (and HEAD, which runs as GET): RFC 9110 section 13.2.2 on the representation about to be sent.
+    const verdict = pre && op.method === 'GET' ? evaluate(pre, etag, true) : 'pass';
+    if (verdict === 'failed') throw preconditionFailed();
+    res.set('ETag', etag);
+    if (verdict === 'not-modified') {
+      res.status(304).end();
+      return;
+    }
+  }
+  if (result.headers) res.set(result.headers);
   if (result.body === undefined || !media) {
     res.status(result.status).end();
   } else if (media === 'text/plain') {

@@ -7,6 +7,7 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
 
 interface MediaObject {
   content?: Record<string, unknown>;
+  headers?: Record<string, unknown>;
 }
 
 export interface OperationInfo {
@@ -21,6 +22,10 @@ export interface OperationInfo {
   integerParams: string[];
   /** The spec declares the Idempotency-Key header: the registrar runs the operation at most once per key. */
   idempotencyKey: boolean;
+  /** Statuses whose response declares an `ETag` header: the registrar sends one with their JSON body. */
+  etagStatuses: number[];
+  /** The operation declares `If-Match` / `If-None-Match`: the registrar evaluates them (src/rest/conditional.ts). */
+  conditional: boolean;
 }
 
 export interface Route {
@@ -64,8 +69,11 @@ export class RouteTable {
         const op = item[method] as Record<string, unknown> | undefined;
         if (!op) continue;
         const responseMedia: Record<number, string> = {};
+        const etagStatuses: number[] = [];
         for (const [status, response] of Object.entries((op.responses as Record<string, unknown>) ?? {})) {
-          const media = Object.keys(deref(response as MediaObject).content ?? {})[0] ?? '';
+          const declared = deref(response as MediaObject);
+          const media = Object.keys(declared.content ?? {})[0] ?? '';
+          if (declared.headers?.ETag && media) etagStatuses.push(Number(status));
           responseMedia[Number(status)] = media;
           if (status.startsWith('4') && media) formats.add(media === 'text/plain' ? 'text' : 'json');
         }
@@ -84,6 +92,8 @@ export class RouteTable {
             .filter((p) => p.in === 'path' && (deref(p.schema) as { type?: string })?.type === 'integer')
             .map((p) => p.name),
           idempotencyKey: params.some((p) => p.in === 'header' && p.name.toLowerCase() === IDEMPOTENCY_KEY.toLowerCase()),
+          etagStatuses,
+          conditional: params.some((p) => p.in === 'header' && /^if-(none-)?match$/i.test(p.name)),
         };
       }
       if (formats.size > 1) throw new Error(`openapi.yaml: ${template} mixes JSON and text error formats`);

@@ -2,6 +2,7 @@ import type { operations } from '../../generated/openapi';
 import type { Logger } from '../logger';
 import type { Lifecycle } from '../ops/health';
 import type { Store } from '../store/types';
+import type { Precondition } from './conditional';
 
 /** Every operationId in openapi.yaml. */
 export type OperationId = keyof operations;
@@ -53,6 +54,12 @@ export interface HandlerInput<O extends OperationId> {
   body: Body<O>;
   /** The request path, for building links (pagination, Location). */
   path: string;
+  /**
+   * On a write whose request carries If-Match / If-None-Match: a predicate on the representation a GET
+   * would answer. Handlers pass it to the store's `update` / `delete` as `expect` (mapped through their
+   * REST shape) and answer `preconditionFailed()` for STALE. Undefined otherwise.
+   */
+  precondition?: Precondition;
 }
 
 /** The dependencies a handler may use. */

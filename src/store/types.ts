@@ -35,6 +35,16 @@ export function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
   return typeof (value as Promise<T> | undefined)?.then === 'function';
 }
 
+/**
+ * A condition on the current record, checked in the same atomic step as a conditional write
+ * (REST If-Match / If-None-Match). False leaves the record unchanged and the write answers STALE.
+ */
+export type Expect<T> = (current: T) => boolean;
+
+/** What a conditional write answers when the record exists but does not meet its condition. */
+export const STALE = 'stale' as const;
+export type Stale = typeof STALE;
+
 export interface Page {
   limit?: number;
   offset?: number;
@@ -58,9 +68,16 @@ export interface Collection<T extends { id: number }> {
   /** Records for these ids, in the same order; `undefined` where an id is unknown. */
   getMany(ids: readonly number[]): Promise<(T | undefined)[]>;
   create(data: Omit<T, 'id'>): Promise<T>;
-  /** Applies the fields present in `patch`; absent fields keep their value. */
+  /**
+   * Applies the fields present in `patch`; absent fields keep their value. With `expect`, only when the
+   * current record meets it, checked and written atomically (no other write lands in between): STALE
+   * otherwise, and nothing is changed. An unknown id is `undefined` either way.
+   */
   update(id: number, patch: Partial<Omit<T, 'id'>>): Promise<T | undefined>;
+  update(id: number, patch: Partial<Omit<T, 'id'>>, expect: Expect<T> | undefined): Promise<T | undefined | Stale>;
+  /** True when deleted, false for an unknown id; with `expect`, STALE (and nothing deleted) when the record does not meet it. */
   delete(id: number): Promise<boolean>;
+  delete(id: number, expect: Expect<T> | undefined): Promise<boolean | Stale>;
 }
 
 /** A collection whose records belong to a parent record (posts to users, comments to posts). */

@@ -38,7 +38,37 @@ const keyInProgress =
     return second;
   };
 
+/** 304: GET `path` again with the ETag the first GET gave. */
+const unchanged = async (t: TestApp, path: string) => t.http.get(path).set('If-None-Match', (await t.http.get(path)).headers.etag);
+/** 412: a request whose If-Match names a tag no record has. */
+const stale = '"stale"';
+
 const TRIGGERS: Record<string, Trigger> = {
+  'listBooks 304': (t) => unchanged(t, '/books'),
+  'listBooks 412': (t) => t.http.get('/books').set('If-Match', stale),
+  'getBook 304': (t) => unchanged(t, '/books/1'),
+  'getBook 412': (t) => t.http.get('/books/1').set('If-Match', stale),
+  'updateBook 412': (t) => t.http.put('/books/1').set('If-Match', stale).send({ title: 'Emma' }),
+  'deleteBook 412': (t) => t.http.delete('/books/1').set('If-None-Match', '*'),
+  'listTodos 304': (t) => unchanged(t, '/todos'),
+  'listTodos 412': (t) => t.http.get('/todos').set('If-Match', stale),
+  'listNotes 304': (t) => unchanged(t, '/notes?limit=1'),
+  'listNotes 412': (t) => t.http.get('/notes').set('If-Match', stale),
+  'getNote 304': (t) => unchanged(t, '/notes/1'),
+  'getNote 412': (t) => t.http.get('/notes/1').set('If-Match', stale),
+  'updateNote 412': (t) => t.http.put('/notes/1').set('If-Match', stale).send({ body: 'New' }),
+  'deleteNote 412': (t) => t.http.delete('/notes/1').set('If-Match', stale),
+  'listItems 304': (t) => unchanged(t, '/items'),
+  'listItems 412': (t) => t.http.get('/items').set('If-Match', stale),
+  'getItem 304': (t) => unchanged(t, '/items/1'),
+  'getItem 412': (t) => t.http.get('/items/1').set('If-Match', stale),
+  'deleteItem 412': (t) => t.http.delete('/items/1').set('If-Match', stale),
+  'listTasks 304': (t) => unchanged(t, '/tasks'),
+  'listTasks 412': (t) => t.http.get('/tasks').set('If-Match', stale),
+  'getTask 304': (t) => unchanged(t, '/tasks/1'),
+  'getTask 412': (t) => t.http.get('/tasks/1').set('If-Match', stale),
+  'updateTask 412': (t) => t.http.put('/tasks/1').set('If-None-Match', '*').send({}),
+  'deleteTask 412': (t) => t.http.delete('/tasks/1').set('If-Match', stale),
   'listBooks 200': (t) => t.http.get('/books'),
   'listBooks 400': (t) => t.http.get('/books?limit=0'),
   'createBook 201': (t) => t.http.post('/books').send({ title: 'Emma' }),

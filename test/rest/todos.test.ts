@@ -1,5 +1,6 @@
 import { makeApp, snapshot } from '../support/app';
 import { expectJsonError, ids } from '../support/rest-expect';
+import { TEXT_RULE } from '../../src/text-rule';
 
 describe('GET /todos (listTodos)', () => {
   it('when called, then it returns every todo as {id, text, done} in id order', async () => {
@@ -43,7 +44,7 @@ describe('POST /todos (createTodo)', () => {
     expectJsonError(await http.post('/todos').send({}), 400);
     expect(expectJsonError(await http.post('/todos').send({ text: '\t \n' }), 400).details?.[0]).toEqual({
       path: '/body/text',
-      message: 'must contain a non-whitespace character',
+      message: TEXT_RULE,
     });
   });
 

@@ -1,4 +1,4 @@
-import type { Collection, SeedData, Store } from '../../src/store/types';
+import { STALE, type Collection, type SeedData, type Store } from '../../src/store/types';
 
 /** A small seed with gaps in its ids, so "largest + 1" differs from "count + 1". */
 export function contractSeed(): SeedData {
@@ -182,6 +182,71 @@ export function storeContract(makeStore: (seed: SeedData) => Promise<Store>): vo
       expect(await store.users.get(2)).toBeUndefined();
       expect(await store.users.delete(2)).toBe(false);
       expect((await store.users.list()).items.map((u) => u.id)).toEqual([1, 3]);
+    });
+  });
+
+  describe('conditional update and delete (expect)', () => {
+    it('when the current record meets expect, then update writes and expect saw the stored record', async () => {
+      const seen: unknown[] = [];
+      const updated = await store.books.update(2, { pages: 500 }, (current) => (seen.push(current), current.pages === 412));
+      expect(updated).toEqual({ id: 2, title: 'Dune', pages: 500 });
+      expect(seen).toEqual([{ id: 2, title: 'Dune', pages: 412 }]);
+      expect(await store.books.get(2)).toEqual({ id: 2, title: 'Dune', pages: 500 });
+    });
+
+    it('when the current record does not meet expect, then update answers STALE and changes nothing', async () => {
+      expect(await store.books.update(2, { title: 'Changed', pages: 1 }, () => false)).toBe(STALE);
+      expect(await store.books.update(2, {}, () => false)).toBe(STALE);
+      expect(await store.books.get(2)).toEqual({ id: 2, title: 'Dune', pages: 412 });
+    });
+
+    it('when the id is unknown, then a conditional update is undefined and a conditional delete false, expect unasked', async () => {
+      const expectation = jest.fn(() => true);
+      expect(await store.books.update(99, { title: 'x' }, expectation)).toBeUndefined();
+      expect(await store.books.delete(99, expectation)).toBe(false);
+      expect(expectation).not.toHaveBeenCalled();
+      expect((await store.books.list()).total).toBe(3);
+    });
+
+    it('when an empty patch meets expect, then update answers the current record', async () => {
+      expect(await store.tasks.update(7, {}, () => true)).toEqual({ id: 7, title: 'Write tests', done: true });
+    });
+
+    it('when delete is conditional, then it deletes only a record that meets expect', async () => {
+      expect(await store.notes.delete(4, (current) => current.body === 'Something else')).toBe(STALE);
+      expect(await store.notes.get(4)).toEqual({ id: 4, body: 'Call the plumber' });
+      expect(await store.notes.delete(4, (current) => current.body === 'Call the plumber')).toBe(true);
+      expect(await store.notes.get(4)).toBeUndefined();
+    });
+
+    it('when two writers expect the same version at once, then exactly one wins and the other is STALE', async () => {
+      const sameAsRead = (current: { pages: number }) => current.pages === 412;
+      const outcomes = await Promise.all([
+        store.books.update(2, { pages: 413 }, sameAsRead),
+        store.books.update(2, { pages: 1000 }, sameAsRead),
+      ]);
+      expect(outcomes.filter((o) => o === STALE)).toHaveLength(1);
+      const winner = outcomes.find((o) => o !== STALE);
+      expect(await store.books.get(2)).toEqual(winner);
+    });
+
+    it('when a conditional delete races a conditional update of the same version, then exactly one happens', async () => {
+      const sameAsRead = (current: { title: string }) => current.title === 'Write tests';
+      const [updated, deleted] = await Promise.all([store.tasks.update(7, { title: 'Renamed' }, sameAsRead), store.tasks.delete(7, sameAsRead)]);
+      expect([updated === STALE, deleted === STALE].filter(Boolean)).toHaveLength(1);
+      expect(await store.tasks.get(7)).toEqual(deleted === true ? undefined : { id: 7, title: 'Renamed', done: true });
+    });
+
+    it('when 10 clients each increment with read, then conditional write, retrying on STALE, then no increment is lost', async () => {
+      const increment = async () => {
+        for (;;) {
+          const read = (await store.books.get(5))!;
+          const outcome = await store.books.update(5, { pages: read.pages + 1 }, (current) => current.pages === read.pages);
+          if (outcome !== STALE) return;
+        }
+      };
+      await Promise.all(Array.from({ length: 10 }, increment));
+      expect((await store.books.get(5))!.pages).toBe(474 + 10);
     });
   });
 

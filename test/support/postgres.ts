@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import { createPostgresStore, type PostgresStoreOptions } from '../../src/store/postgres';
 import { createPool, ident } from '../../src/store/postgres/pool';
-import type { ChildCollection, Collection, SeedData, Store } from '../../src/store/types';
+import type { ChildCollection, Collection, Expect, SeedData, Store } from '../../src/store/types';
 
 /** The database the PostgreSQL suites use; unset means they are skipped. scripts/with-postgres.sh sets it. */
 export function testDatabaseUrl(): string | undefined {
@@ -72,8 +72,9 @@ function lazyCollection(ready: Promise<Store>, name: keyof Store, parentKey?: st
     get: async (id) => (await target()).get(id),
     getMany: async (ids) => (await target()).getMany(ids),
     create: async (data) => (await target()).create(data),
-    update: async (id, patch) => (await target()).update(id, patch),
-    delete: async (id) => (await target()).delete(id),
+    // Every argument passes on: a dropped `expect` would turn conditional writes into plain ones.
+    update: (async (id: number, patch: object, expect?: Expect<{ id: number }>) => (await target()).update(id, patch, expect)) as AnyCollection['update'],
+    delete: (async (id: number, expect?: Expect<{ id: number }>) => (await target()).delete(id, expect)) as AnyCollection['delete'],
     listByParents: async (ids) => (await target()).listByParents!(ids),
   };
 }

@@ -1,3 +1,5 @@
+import { STALE } from '../../store/types';
+import { preconditionFailed } from '../conditional';
 import { listResult } from '../pagination';
 import type { Handlers } from '../types';
 
@@ -16,11 +18,15 @@ export const bookHandlers = {
     return book ? { status: 200, body: book } : notFound(params.id);
   },
 
-  updateBook: async ({ params, body }, { store }) => {
-    const book = await store.books.update(params.id, { title: body.title, pages: body.pages });
+  updateBook: async ({ params, body, precondition }, { store }) => {
+    const book = await store.books.update(params.id, { title: body.title, pages: body.pages }, precondition);
+    if (book === STALE) throw preconditionFailed();
     return book ? { status: 200, body: book } : notFound(params.id);
   },
 
-  deleteBook: async ({ params }, { store }) =>
-    (await store.books.delete(params.id)) ? { status: 204 } : notFound(params.id),
+  deleteBook: async ({ params, precondition }, { store }) => {
+    const deleted = await store.books.delete(params.id, precondition);
+    if (deleted === STALE) throw preconditionFailed();
+    return deleted ? { status: 204 } : notFound(params.id);
+  },
 } satisfies Partial<Handlers>;

@@ -1,3 +1,5 @@
+import { STALE } from '../../store/types';
+import { preconditionFailed } from '../conditional';
 import { listResult } from '../pagination';
 import type { Handlers } from '../types';
 
@@ -17,6 +19,9 @@ export const itemHandlers = {
     return item ? { status: 200, body: item } : notFound(params.id);
   },
 
-  deleteItem: async ({ params }, { store }) =>
-    (await store.items.delete(params.id)) ? { status: 204 } : notFound(params.id),
+  deleteItem: async ({ params, precondition }, { store }) => {
+    const deleted = await store.items.delete(params.id, precondition);
+    if (deleted === STALE) throw preconditionFailed();
+    return deleted ? { status: 204 } : notFound(params.id);
+  },
 } satisfies Partial<Handlers>;

@@ -1,10 +1,13 @@
-import type { NoteRecord } from '../../store/types';
+import { STALE, type NoteRecord } from '../../store/types';
+import { preconditionFailed, type Precondition } from '../conditional';
 import { listResult } from '../pagination';
 import type { Handlers } from '../types';
 
 /** The REST shape: `text` is the deprecated read-only alias of `body`. */
 const show = (note: NoteRecord) => ({ id: note.id, body: note.body, text: note.body });
 const notFound = (id: number) => ({ status: 404 as const, body: { error: `Note ${id} not found` } });
+/** A precondition is about the REST shape (its ETag), so it sees the note as GET shows it. */
+const onShown = (precondition?: Precondition) => precondition && ((note: NoteRecord) => precondition(show(note)));
 
 export const noteHandlers = {
   listNotes: async ({ query, path }, { store }) => {
@@ -17,11 +20,15 @@ export const noteHandlers = {
     return note ? { status: 200, body: show(note) } : notFound(params.id);
   },
 
-  updateNote: async ({ params, body }, { store }) => {
-    const note = await store.notes.update(params.id, { body: body.body });
+  updateNote: async ({ params, body, precondition }, { store }) => {
+    const note = await store.notes.update(params.id, { body: body.body }, onShown(precondition));
+    if (note === STALE) throw preconditionFailed();
     return note ? { status: 200, body: show(note) } : notFound(params.id);
   },
 
-  deleteNote: async ({ params }, { store }) =>
-    (await store.notes.delete(params.id)) ? { status: 204 } : notFound(params.id),
+  deleteNote: async ({ params, precondition }, { store }) => {
+    const deleted = await store.notes.delete(params.id, onShown(precondition));
+    if (deleted === STALE) throw preconditionFailed();
+    return deleted ? { status: 204 } : notFound(params.id);
+  },
 } satisfies Partial<Handlers>;

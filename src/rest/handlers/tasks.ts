@@ -1,3 +1,5 @@
+import { STALE } from '../../store/types';
+import { preconditionFailed } from '../conditional';
 import { listResult } from '../pagination';
 import type { Handlers } from '../types';
 
@@ -17,11 +19,15 @@ export const taskHandlers = {
   },
 
   // Partial update: absent fields keep their value; {} is a no-op that still answers 200.
-  updateTask: async ({ params, body }, { store }) => {
-    const task = await store.tasks.update(params.id, { title: body.title, done: body.done });
+  updateTask: async ({ params, body, precondition }, { store }) => {
+    const task = await store.tasks.update(params.id, { title: body.title, done: body.done }, precondition);
+    if (task === STALE) throw preconditionFailed();
     return task ? { status: 200, body: task } : notFound(params.id);
   },
 
-  deleteTask: async ({ params }, { store }) =>
-    (await store.tasks.delete(params.id)) ? { status: 204 } : notFound(params.id),
+  deleteTask: async ({ params, precondition }, { store }) => {
+    const deleted = await store.tasks.delete(params.id, precondition);
+    if (deleted === STALE) throw preconditionFailed();
+    return deleted ? { status: 204 } : notFound(params.id);
+  },
 } satisfies Partial<Handlers>;

@@ -1,4 +1,4 @@
-import type { ChildCollection, Collection, ListResult, Page } from '../types';
+import { STALE, type ChildCollection, type Collection, type Expect, type ListResult, type Page, type Stale } from '../types';
 
 /**
  * A frozen copy of a record: its own object, and any nested object or array deep-copied and frozen too
@@ -73,9 +73,13 @@ export class MemoryCollection<T extends { id: number }> implements Collection<T>
     return record;
   }
 
-  async update(id: number, patch: Partial<Omit<T, 'id'>>): Promise<T | undefined> {
+  // Check and write are one synchronous step (no await in between): a conditional write cannot lose a race.
+  update(id: number, patch: Partial<Omit<T, 'id'>>): Promise<T | undefined>;
+  update(id: number, patch: Partial<Omit<T, 'id'>>, expect: Expect<T> | undefined): Promise<T | undefined | Stale>;
+  async update(id: number, patch: Partial<Omit<T, 'id'>>, expect?: Expect<T>): Promise<T | undefined | Stale> {
     const current = this.records.get(id);
     if (!current) return undefined;
+    if (expect && !expect(current)) return STALE;
     const next = { ...current };
     for (const [key, value] of Object.entries(patch)) {
       if (value !== undefined) (next as Record<string, unknown>)[key] = value;
@@ -86,9 +90,12 @@ export class MemoryCollection<T extends { id: number }> implements Collection<T>
     return stored;
   }
 
-  async delete(id: number): Promise<boolean> {
+  delete(id: number): Promise<boolean>;
+  delete(id: number, expect: Expect<T> | undefined): Promise<boolean | Stale>;
+  async delete(id: number, expect?: Expect<T>): Promise<boolean | Stale> {
     const current = this.records.get(id);
     if (!current) return false;
+    if (expect && !expect(current)) return STALE;
     this.records.delete(id);
     this.removed(current);
     return true;

@@ -1,4 +1,4 @@
-import type { ChildCollection, Collection, ListResult, Page } from '../types';
+import { STALE, type ChildCollection, type Collection, type Expect, type ListResult, type Page, type Stale } from '../types';
 import { ident, type Queryable } from './pool';
 import { selectList, type TableDef } from './tables';
 
@@ -66,21 +66,65 @@ export class PgCollection<T extends { id: number }> implements Collection<T> {
     return row;
   }
 
-  async update(id: number, patch: Partial<Omit<T, 'id'>>): Promise<T | undefined> {
+  update(id: number, patch: Partial<Omit<T, 'id'>>): Promise<T | undefined>;
+  update(id: number, patch: Partial<Omit<T, 'id'>>, expect: Expect<T> | undefined): Promise<T | undefined | Stale>;
+  async update(id: number, patch: Partial<Omit<T, 'id'>>, expect?: Expect<T>): Promise<T | undefined | Stale> {
     const record = patch as Record<string, unknown>;
     const present = this.def.columns.filter((c) => record[c.field] !== undefined);
-    if (present.length === 0) return this.get(id);
-    const [row] = await this.db.query<T>(
-      `UPDATE ${this.table} SET ${present.map((c, i) => `${ident(c.column)} = $${i + 2}`).join(', ')}
-       WHERE id = $1 RETURNING ${this.select}`,
-      [id, ...present.map((c) => record[c.field])],
-    );
-    return row;
+    const set = present.map((c, i) => `${ident(c.column)} = $${i + 2}`).join(', ');
+    const values = [id, ...present.map((c) => record[c.field])];
+    if (!expect) {
+      if (present.length === 0) return this.get(id);
+      const [row] = await this.db.query<T>(`UPDATE ${this.table} SET ${set} WHERE id = $1 RETURNING ${this.select}`, values);
+      return row;
+    }
+    return this.conditionally(id, expect, async (current) => {
+      if (present.length === 0) return current;
+      const guard = this.unchanged(current, values.length + 1);
+      const [row] = await this.db.query<T>(
+        `UPDATE ${this.table} SET ${set} WHERE id = $1 AND ${guard.sql} RETURNING ${this.select}`,
+        [...values, ...guard.values],
+      );
+      return row;
+    });
   }
 
-  async delete(id: number): Promise<boolean> {
-    const rows = await this.db.query(`DELETE FROM ${this.table} WHERE id = $1 RETURNING id`, [id]);
-    return rows.length > 0;
+  delete(id: number): Promise<boolean>;
+  delete(id: number, expect: Expect<T> | undefined): Promise<boolean | Stale>;
+  async delete(id: number, expect?: Expect<T>): Promise<boolean | Stale> {
+    if (!expect) {
+      const rows = await this.db.query(`DELETE FROM ${this.table} WHERE id = $1 RETURNING id`, [id]);
+      return rows.length > 0;
+    }
+    const outcome = await this.conditionally(id, expect, async (current) => {
+      const guard = this.unchanged(current, 2);
+      const rows = await this.db.query(`DELETE FROM ${this.table} WHERE id = $1 AND ${guard.sql} RETURNING id`, [id, ...guard.values]);
+      return rows.length > 0 ? true : undefined;
+    });
+    return outcome ?? false;
+  }
+
+  /**
+   * A conditional write in single statements, holding no connection or lock in between: read the
+   * record, check `expect`, then `write`, whose WHERE must hold only while the row still has exactly
+   * the values read (see `unchanged`); `write` answers undefined when it did not. Then another write
+   * landed in between, so read and check again. Check and write are thus atomic as one step, and
+   * every retry means some other write succeeded.
+   */
+  private async conditionally<R>(id: number, expect: Expect<T>, write: (current: T) => Promise<R | undefined>): Promise<R | undefined | Stale> {
+    for (;;) {
+      const current = await this.get(id);
+      if (!current) return undefined;
+      if (!expect(current)) return STALE;
+      const written = await write(current);
+      if (written !== undefined) return written;
+    }
+  }
+
+  /** A WHERE condition true only while every column still holds `current`'s value; parameters from `$first`. */
+  private unchanged(current: T, first: number): { sql: string; values: unknown[] } {
+    const sql = this.def.columns.map((c, i) => `${ident(c.column)} IS NOT DISTINCT FROM $${first + i}`).join(' AND ');
+    return { sql, values: this.def.columns.map((c) => (current as Record<string, unknown>)[c.field]) };
   }
 }
 

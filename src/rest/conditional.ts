@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import type { Request } from 'express';
+import { ApiError } from './errors';
+
+/**
+ * Conditional requests (RFC 9110 section 13) for the operations whose spec declares them: a strong
+ * `ETag` that is a hash of exactly the JSON body sent, `If-None-Match` (weak comparison, 304 on GET
+ * and HEAD) and `If-Match` (strong comparison, 412). The registrar applies them; handlers only pass
+ * `HandlerInput.precondition` to the store, which checks it atomically with the write.
+ */
+
+/** The request's precondition headers (absent ones undefined). */
+export interface Preconditions {
+  ifMatch?: string;
+  ifNoneMatch?: string;
+}
+
+/** A strong entity tag for a JSON body: the hash of `JSON.stringify(body)`, which is what `res.json` sends. */
+export function etagOf(body: unknown): string {
+  return `"${createHash('sha1').update(JSON.stringify(body)).digest('base64url')}"`;
+}
+
+export function preconditionsOf(req: Request): Preconditions | undefined {
+  const ifMatch = req.headers['if-match'];
+  const ifNoneMatch = req.headers['if-none-match'];
+  return ifMatch === undefined && ifNoneMatch === undefined ? undefined : { ifMatch, ifNoneMatch };
+}
+
+/** The entity tags of a header (`*` as itself); anything that is not an entity tag matches nothing. */
+function tags(header: string): { opaque: string; weak: boolean }[] | '*' {
+  if (header.trim() === '*') return '*';
+  return [...header.matchAll(/(W\/)?("[^"]*")/g)].map((m) => ({ opaque: m[2], weak: m[1] !== undefined }));
+}
+
+/** RFC 9110 section 13.1.1 and 13.1.2: does `header` list `etag`? Strong comparison ignores weak tags. */
+function listed(header: string, etag: string, strong: boolean): boolean {
+  const list = tags(header);
+  return list === '*' || list.some((tag) => tag.opaque === etag && !(strong && tag.weak));
+}
+
+export type Verdict = 'pass' | 'not-modified' | 'failed';
+
+/**
+ * RFC 9110 section 13.2.2, steps 1 and 3, against the current representation's tag: If-Match first
+ * (412 when it fails), then If-None-Match (304 for GET and HEAD, 412 for a write).
+ */
+export function evaluate(pre: Preconditions, etag: string, safe: boolean): Verdict {
+  if (pre.ifMatch !== undefined && !listed(pre.ifMatch, etag, true)) return 'failed';
+  if (pre.ifNoneMatch !== undefined && listed(pre.ifNoneMatch, etag, false)) return safe ? 'not-modified' : 'failed';
+  return 'pass';
+}
+
+/** A predicate on the representation a GET would answer: what a write hands its store as `expect`. */
+export type Precondition = (representation: unknown) => boolean;
+
+export function writePrecondition(pre: Preconditions): Precondition {
+  return (representation) => evaluate(pre, etagOf(representation), false) === 'pass';
+}
+
+/** The 412 answer; the error handler writes it in the family's format. */
+export function preconditionFailed(): ApiError {
+  return new ApiError(412, 'Precondition failed: the current record does not match If-Match / If-None-Match');
+}
