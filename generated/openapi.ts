@@ -587,12 +587,14 @@ export interface components {
             };
         };
         /**
-         * @description Not carried out, or (for an update or delete) perhaps carried out late; `Retry-After` says
-         *     when to try again. Two causes, told apart by the message:
+         * @description Not carried out; `Retry-After` says when to try again. The message tells the cause:
          *     - `Service unavailable`: storage (PostgreSQL, when `DATABASE_URL` is set) is unreachable or
-         *       did not answer in time. A read changed nothing; an update or delete may still be applied if
-         *       the database was stalled rather than down (repeating it is safe: both are idempotent). The
-         *       service recovers by itself when storage is back.
+         *       did not answer in time. Nothing was changed, even if the database was only stalled: a
+         *       write that reaches it late is rolled back. The service recovers by itself when storage is
+         *       back.
+         *     - `Service unavailable: the outcome of this write is unknown; repeating it is safe` (an update
+         *       or delete only): the database stopped answering after COMMIT was sent, so the write may or
+         *       may not be applied; both are idempotent, so repeat it.
          *     - `Server busy, retry later`: storage is fine but the service is shedding load: every storage
          *       connection was busy and the request could not wait its turn (more than `DB_QUEUE_LIMIT`
          *       requests already waiting, or none free within `DB_QUEUE_TIMEOUT_MS`). Nothing was changed.
@@ -746,8 +748,9 @@ export interface components {
         };
         /**
          * @description A one-line message; `Retry-After` says when to try again. `Service unavailable`: storage is
-         *     unreachable or did not answer in time; a read changed nothing, a delete may still be applied if
-         *     the database was stalled (repeating it is safe). `Server busy, retry later`: storage is fine
+         *     unreachable or did not answer in time; nothing was changed. `Service unavailable: the outcome of
+         *     this write is unknown; repeating it is safe` (a delete only): the database stopped answering
+         *     after COMMIT was sent; repeat it. `Server busy, retry later`: storage is fine
          *     but every connection was busy and the request could not wait its turn (see `DB_QUEUE_LIMIT`,
          *     `DB_QUEUE_TIMEOUT_MS`); nothing was changed.
          */

@@ -23,5 +23,7 @@ export function requestFingerprint(method: string, path: string, body: unknown):
 
 /** A 503 after COMMIT was sent and not answered: the write may be stored. */
 export const OUTCOME_UNKNOWN = `Service unavailable: the outcome of this write is unknown; retry with the same ${IDEMPOTENCY_KEY}`;
+/** The same for an update or delete (PUT, DELETE): they are idempotent, so repeating one is safe as it is. */
+export const OUTCOME_UNKNOWN_REPEATABLE = 'Service unavailable: the outcome of this write is unknown; repeating it is safe';
 export const KEY_REUSED = `${IDEMPOTENCY_KEY} was already used for a different request; nothing was created`;
 export const KEY_IN_PROGRESS = `A request with this ${IDEMPOTENCY_KEY} is still in progress; retry when it has finished`;

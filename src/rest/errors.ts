@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger';
-import { OUTCOME_UNKNOWN } from '../http/idempotency';
+import { OUTCOME_UNKNOWN, OUTCOME_UNKNOWN_REPEATABLE } from '../http/idempotency';
 import { OverloadedError, StorageUnavailableError } from '../store/errors';
 import { TEXT_PATTERN, TEXT_RULE } from '../text-rule';
 import type { RouteTable } from './routes';
@@ -98,12 +98,13 @@ function fromBodyParser(err: BodyParserError, bodyLimit: number): ApiError {
 }
 
 /** Turns anything thrown into an ApiError; unexpected errors become a bare 500. */
-export function toApiError(err: unknown, bodyLimit: number): { error: ApiError; unexpected: boolean } {
+export function toApiError(err: unknown, bodyLimit: number, method = 'GET'): { error: ApiError; unexpected: boolean } {
   if (err instanceof ApiError) return { error: err, unexpected: false };
   // Storage unreachable: 503. The request was not carried out and may be retried, unless the database
-  // stopped answering during COMMIT: then the outcome is unknown, and the message says so.
+  // stopped answering during COMMIT: then the outcome is unknown, and the message says so (a create is
+  // retried safely with its Idempotency-Key; an update or delete is idempotent as it is).
   if (err instanceof StorageUnavailableError) {
-    const message = err.outcomeUnknown ? OUTCOME_UNKNOWN : GENERIC[503];
+    const message = !err.outcomeUnknown ? GENERIC[503] : method === 'POST' ? OUTCOME_UNKNOWN : OUTCOME_UNKNOWN_REPEATABLE;
     return { error: new ApiError(503, message, undefined, { 'Retry-After': '1' }), unexpected: false };
   }
   // Load shed: storage is up but this request could not get a connection in time. Also a 503, said plainly.
@@ -146,7 +147,7 @@ export function sendError(res: Response, format: 'json' | 'text', error: ApiErro
 /** The one error handler, registered last: every failure leaves here in its family's format. */
 export function errorHandler(routes: RouteTable, logger: Logger, bodyLimit: number): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const { error, unexpected } = toApiError(err, bodyLimit);
+    const { error, unexpected } = toApiError(err, bodyLimit, req.method);
     if (unexpected) {
       logger.error('unexpected error', { requestId: res.locals.requestId, method: req.method, path: req.path, err });
     }

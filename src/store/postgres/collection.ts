@@ -6,8 +6,9 @@ import { selectList, type TableDef } from './tables';
 export type Writes = <R>(work: (db: Queryable) => Promise<R>) => Promise<R>;
 
 /**
- * A collection stored in one table. Every method is one SQL statement, so each is atomic on its own
- * and no method holds a connection between statements, except `create` (see there).
+ * A collection stored in one table. Reads are one SQL statement each. Writes (create, update,
+ * delete) run through `writes`: a transaction with a server-side deadline (transaction.ts), so a
+ * write that reaches a stalled server after the service answered 503 is rolled back, not applied.
  */
 export class PgCollection<T extends { id: number }> implements Collection<T> {
   protected readonly table: string;
@@ -18,7 +19,7 @@ export class PgCollection<T extends { id: number }> implements Collection<T> {
     protected readonly db: Queryable,
     schema: string,
     protected readonly def: TableDef,
-    /** How a create runs: in its own transaction (the store) or in the caller's (an idempotent request). */
+    /** How a write runs: in its own transaction (the store) or in the caller's (an idempotent request). */
     private readonly writes: Writes = (work) => work(db),
   ) {
     this.table = `${ident(schema)}.${ident(def.name)}`;
@@ -75,15 +76,14 @@ export class PgCollection<T extends { id: number }> implements Collection<T> {
     const values = [id, ...present.map((c) => record[c.field])];
     if (!expect) {
       if (present.length === 0) return this.get(id);
-      const [row] = await this.db.query<T>(`UPDATE ${this.table} SET ${set} WHERE id = $1 RETURNING ${this.select}`, values);
+      const [row] = await this.writes((db) => db.query<T>(`UPDATE ${this.table} SET ${set} WHERE id = $1 RETURNING ${this.select}`, values));
       return row;
     }
     return this.conditionally(id, expect, async (current) => {
       if (present.length === 0) return current;
       const guard = this.unchanged(current, values.length + 1);
-      const [row] = await this.db.query<T>(
-        `UPDATE ${this.table} SET ${set} WHERE id = $1 AND ${guard.sql} RETURNING ${this.select}`,
-        [...values, ...guard.values],
+      const [row] = await this.writes((db) =>
+        db.query<T>(`UPDATE ${this.table} SET ${set} WHERE id = $1 AND ${guard.sql} RETURNING ${this.select}`, [...values, ...guard.values]),
       );
       return row;
     });
@@ -93,12 +93,12 @@ export class PgCollection<T extends { id: number }> implements Collection<T> {
   delete(id: number, expect: Expect<T> | undefined): Promise<boolean | Stale>;
   async delete(id: number, expect?: Expect<T>): Promise<boolean | Stale> {
     if (!expect) {
-      const rows = await this.db.query(`DELETE FROM ${this.table} WHERE id = $1 RETURNING id`, [id]);
+      const rows = await this.writes((db) => db.query(`DELETE FROM ${this.table} WHERE id = $1 RETURNING id`, [id]));
       return rows.length > 0;
     }
     const outcome = await this.conditionally(id, expect, async (current) => {
       const guard = this.unchanged(current, 2);
-      const rows = await this.db.query(`DELETE FROM ${this.table} WHERE id = $1 AND ${guard.sql} RETURNING id`, [id, ...guard.values]);
+      const rows = await this.writes((db) => db.query(`DELETE FROM ${this.table} WHERE id = $1 AND ${guard.sql} RETURNING id`, [id, ...guard.values]));
       return rows.length > 0 ? true : undefined;
     });
     return outcome ?? false;

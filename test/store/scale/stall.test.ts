@@ -14,7 +14,7 @@ const control = (action: 'pause' | 'resume' | 'crash' | 'start') =>
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describePostgres(
-  'PostgreSQL frozen (SIGSTOP) or crashed while creating',
+  'PostgreSQL frozen (SIGSTOP) or crashed while writing',
   () => {
     const db = new TestDatabase(testDatabaseUrl()!);
     const stores: Store[] = [];
@@ -73,6 +73,28 @@ describePostgres(
       expect(after).toEqual([...before, retried.body]);
       // Gapless: the cancelled creates consumed no id.
       expect(retried.body.id).toBe(Math.max(...before.map((b) => b.id)) + 1);
+    }, 120000);
+
+    it('when the database is frozen, then an update and a delete answer 503 "nothing changed", and nothing is changed after it resumes', async () => {
+      const store = await open();
+      const { http } = makeApp({ store });
+      await http.get('/books/1').expect(200);
+      const before = (await store.books.list()).items;
+
+      control('pause');
+      const put = await http.put('/books/1').send({ title: 'Renamed while frozen', pages: 1 });
+      const del = await http.delete('/books/2');
+      control('resume');
+
+      expect([put.status, put.body, put.headers['retry-after']]).toEqual([503, { error: 'Service unavailable' }, '1']);
+      expect([del.status, del.body]).toEqual([503, { error: 'Service unavailable' }]);
+      await settled();
+      expect((await store.books.list()).items).toEqual(before);
+      // And the repeated requests do what they say.
+      await http.put('/books/1').send({ title: 'Renamed', pages: 1 }).expect(200);
+      await http.delete('/books/2').expect(204);
+      expect((await store.books.get(1))?.title).toBe('Renamed');
+      expect(await store.books.get(2)).toBeUndefined();
     }, 120000);
 
     it('when the database freezes after COMMIT was sent, then the error says the outcome is unknown, and the late COMMIT is refused by the deadline', async () => {
