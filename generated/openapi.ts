@@ -831,7 +831,8 @@ export interface components {
          *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
          *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
          *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
-         * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+         *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+         *     made-up tag would turn every try into a 412 (or 304).
          */
         IfMatch: string;
         /**
@@ -840,7 +841,6 @@ export interface components {
          *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
          *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
          *     (section 13.2.2).
-         * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
          */
         IfNoneMatch: string;
         /**
@@ -916,7 +916,8 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /**
@@ -925,7 +926,6 @@ export interface operations {
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
                  *     (section 13.2.2).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1011,7 +1011,8 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /**
@@ -1020,7 +1021,6 @@ export interface operations {
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
                  *     (section 13.2.2).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1074,7 +1074,8 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /**
@@ -1083,7 +1084,6 @@ export interface operations {
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
                  *     (section 13.2.2).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1147,7 +1147,8 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /**
@@ -1156,7 +1157,6 @@ export interface operations {
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
                  *     (section 13.2.2).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1359,7 +1359,8 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /**
@@ -1368,7 +1369,6 @@ export interface operations {
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
                  *     (section 13.2.2).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1477,7 +1477,8 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /**
@@ -1486,7 +1487,6 @@ export interface operations {
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
                  *     (section 13.2.2).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1539,7 +1539,8 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /**
@@ -1548,7 +1549,6 @@ export interface operations {
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
                  *     (section 13.2.2).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1602,7 +1602,8 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /**
@@ -1611,7 +1612,6 @@ export interface operations {
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
                  *     (section 13.2.2).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1661,7 +1661,8 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /**
@@ -1670,7 +1671,6 @@ export interface operations {
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
                  *     (section 13.2.2).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1724,7 +1724,8 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /**
@@ -1733,7 +1734,6 @@ export interface operations {
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
                  *     (section 13.2.2).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1797,7 +1797,8 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /**
@@ -1806,7 +1807,6 @@ export interface operations {
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
                  *     (section 13.2.2).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1860,7 +1860,8 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /**
@@ -1869,7 +1870,6 @@ export interface operations {
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
                  *     (section 13.2.2).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1980,7 +1980,8 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /**
@@ -1989,7 +1990,6 @@ export interface operations {
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
                  *     (section 13.2.2).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -2043,7 +2043,8 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /**
@@ -2052,7 +2053,6 @@ export interface operations {
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
                  *     (section 13.2.2).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -2111,7 +2111,8 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /**
@@ -2120,7 +2121,6 @@ export interface operations {
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
                  *     (section 13.2.2).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -2174,7 +2174,8 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
                 /**
@@ -2183,7 +2184,6 @@ export interface operations {
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
                  *     (section 13.2.2).
-                 * @example "Jx4k2Xv3m1cYh7qD2J0e8bq1o9A"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
