@@ -81,7 +81,7 @@ function contractFirstSection(res) {
   const table = rows.length ? comparisonTable(rows) : '_No contract-first peer was measured in this run._';
   return `## Contract-first peers
 
-Measured in the run above (${res.finishedAt}, ${res.settings.rounds} rounds × ${res.settings.duration} s, alternating, median of per-round ratios).
+Run: ${res.finishedAt} · ${res.settings.rounds} rounds × ${res.settings.duration} s per server, alternating; median of the per-round ratios (service / peer).
 Versions: ${['fastify', 'fastify-openapi-glue', 'mercurius', '@fastify/helmet'].map((k) => `${k} ${res.versions[k] ?? 'n/a'}`).join(' · ')}.
 
 ${table}
