@@ -12,7 +12,7 @@ const { seedFile } = require('./lib/seed');
 const { summary } = require('./lib/stats');
 const { WORKLOADS, peerSpec } = require('./lib/workloads');
 const { profileWorkload } = require('./lib/profile');
-const { render } = require('./lib/report');
+const { render, contractFirstSection } = require('./lib/report');
 const { check } = require('./lib/targets');
 const { formatSummary } = require('./lib/cpuprofile');
 
@@ -25,9 +25,12 @@ const HELP = `Options (flags win over BENCH_* environment variables):
   --memory-seconds=S    mixed load for the RSS check (BENCH_MEMORY_SECONDS, default 60)
   --profile-seconds=S   load while profiling each workload (default 10)
   --profile=id,id       workloads to profile (default get-book,post-book,gql-nested)
+  --profile-peers=k,k   also profile these peers (keys of KINDS, e.g. fastify-openapi-glue) on those workloads
   --only=id,id          only these workloads (${WORKLOADS.map((w) => w.id).join(', ')})
   --no-profile --no-memory --no-write (do not regenerate BENCHMARKS.md)
-  --render=FILE         only regenerate BENCHMARKS.md from a results.json of an earlier run`;
+  --render=FILE         only regenerate BENCHMARKS.md from a results.json of an earlier run
+  --section-only        do not regenerate BENCHMARKS.md: replace only its "Contract-first peers" section
+                        (for a run with --only; with --render=FILE too)`;
 
 function parseArgs(argv) {
   const flags = Object.fromEntries(
@@ -58,9 +61,11 @@ function parseArgs(argv) {
     only: typeof flags.only === 'string' ? flags.only.split(',') : undefined,
     profile: !flags['no-profile'],
     profileIds: typeof flags.profile === 'string' ? flags.profile.split(',') : ['get-book', 'post-book', 'gql-nested'],
+    profileKinds: ['service', ...(typeof flags['profile-peers'] === 'string' ? flags['profile-peers'].split(',') : [])],
     memory: !flags['no-memory'],
     write: !flags['no-write'],
     render: typeof flags.render === 'string' ? flags.render : undefined,
+    sectionOnly: Boolean(flags['section-only']),
   };
 }
 
@@ -136,11 +141,23 @@ async function measureMemory(ctx, graphql) {
   }
 }
 
+/** Writes BENCHMARKS.md, or only replaces (or inserts before "## Scaling") its contract-first section. */
+function writeBenchmarks(results, sectionOnly) {
+  const file = path.join(ROOT, 'BENCHMARKS.md');
+  if (!sectionOnly) return writeFileSync(file, render(results));
+  const text = readFileSync(file, 'utf8');
+  const section = `${contractFirstSection(results)}\n\n`;
+  const start = text.indexOf('## Contract-first peers');
+  const end = start < 0 ? text.indexOf('## Scaling') : text.indexOf('\n## ', start + 1) + 1;
+  if (end <= 0) throw new Error('BENCHMARKS.md has no "## Scaling" heading to put the section before');
+  writeFileSync(file, text.slice(0, start < 0 ? end : start) + section + text.slice(end));
+}
+
 async function main() {
   const s = parseArgs(process.argv.slice(2));
   if (s.render) {
-    writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), render(JSON.parse(readFileSync(s.render, 'utf8'))));
-    return console.log(`BENCHMARKS.md regenerated from ${s.render}`);
+    writeBenchmarks(JSON.parse(readFileSync(s.render, 'utf8')), s.sectionOnly);
+    return console.log(`BENCHMARKS.md ${s.sectionOnly ? 'section "Contract-first peers"' : ''} regenerated from ${s.render}`);
   }
   if (!existsSync(path.join(ROOT, 'dist', 'src', 'server.js'))) throw new Error('dist/src/server.js is missing: run `npm run build` first');
   const workloads = WORKLOADS.filter((w) => !s.only || s.only.includes(w.id));
@@ -178,12 +195,16 @@ async function main() {
     for (const id of s.profileIds) {
       const w = WORKLOADS.find((x) => x.id === id);
       if (!w) throw new Error(`--profile: no workload ${id}`);
-      try {
-        const p = await profileWorkload(w, { tmp, seedFiles, cpus, connections: s.connections, seconds: s.profileSeconds, warmup: s.warmup });
-        profiles.push({ title: w.title, file: p.file, skipMs: p.skipMs, summary: p.summary });
-        console.log(`profile ${w.title}: ${p.file} (first ${p.skipMs} ms skipped)\n${formatSummary(p.summary, 8)}`);
-      } catch (e) {
-        profiles.push({ title: w.title, failed: e.message });
+      for (const kind of s.profileKinds) {
+        if (!KINDS[kind]) throw new Error(`--profile-peers: no server kind ${kind}`);
+        const title = kind === 'service' ? w.title : `${w.title}, ${KINDS[kind].label}`;
+        try {
+          const p = await profileWorkload(w, { tmp, seedFiles, cpus, connections: s.connections, seconds: s.profileSeconds, warmup: s.warmup, kind });
+          profiles.push({ title, file: p.file, skipMs: p.skipMs, summary: p.summary });
+          console.log(`profile ${title}: ${p.file} (first ${p.skipMs} ms skipped)\n${formatSummary(p.summary, 8)}`);
+        } catch (e) {
+          profiles.push({ title, failed: e.message });
+        }
       }
     }
   }
@@ -198,11 +219,12 @@ async function main() {
       express: version('express'), 'express-openapi-validator': version('express-openapi-validator'), 'json-server': version('json-server'),
       'graphql-yoga': version('graphql-yoga'), graphql: version('graphql'), 'graphql-http': version('graphql-http'), 'graphql-jit': version('graphql-jit'),
       '@envelop/graphql-jit': version('@envelop/graphql-jit'), autocannon: version('autocannon'),
+      fastify: version('fastify'), 'fastify-openapi-glue': version('fastify-openapi-glue'), mercurius: version('mercurius'), '@fastify/helmet': version('@fastify/helmet'),
     },
     rows, memory, profiles,
   };
   writeFileSync(path.join(tmp, 'results.json'), JSON.stringify(results, null, 2));
-  if (s.write) writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), render(results));
+  if (s.write) writeBenchmarks(results, s.sectionOnly);
   console.log(`results: ${path.join(tmp, 'results.json')}${s.write ? '; BENCHMARKS.md regenerated' : ''}`);
 }
 

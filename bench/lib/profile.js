@@ -1,15 +1,16 @@
 'use strict';
-// Profiles the service under one workload with `node --cpu-prof` and sums the profile.
+// Profiles the service (or a peer: `kind`, a key of KINDS) under one workload with `node --cpu-prof`
+// and sums the profile.
 const { mkdtempSync, readFileSync } = require('node:fs');
 const path = require('node:path');
 const { startServer, newestFile } = require('./servers');
 const { runLoad } = require('./measure');
 const { summarise } = require('./cpuprofile');
 
-async function profileWorkload(workload, { tmp, seedFiles, cpus, connections, seconds, warmup }) {
-  const dir = mkdtempSync(path.join(tmp, `prof-${workload.id}-`));
+async function profileWorkload(workload, { tmp, seedFiles, cpus, connections, seconds, warmup, kind = 'service' }) {
+  const dir = mkdtempSync(path.join(tmp, `prof-${kind}-${workload.id}-`));
   const started = Date.now();
-  const server = await startServer('service', { seedFile: seedFiles[workload.subject.seed], cpu: cpus?.server, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+  const server = await startServer(kind, { seedFile: seedFiles[workload.subject.seed], cpu: cpus?.server, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
   let skipMs = 0;
   try {
     // Start-up and a warm-up run (JIT) are left out of the summary; the profile file keeps them.

@@ -28,6 +28,20 @@ const KINDS = {
     env: { YOGA_JIT: '1' },
     ready: '/graphql?query=%7B__typename%7D',
   },
+  // Contract-first peers (issue 12): each with logger, request ids and helmet (bench/servers/fastify-house.js).
+  fastify: { label: 'Fastify 5 + JSON schemas', script: path.join(ROOT, 'bench', 'servers', 'fastify.js'), ready: '/books' },
+  'fastify-openapi-glue': {
+    label: 'fastify-openapi-glue (openapi.yaml)',
+    script: path.join(ROOT, 'bench', 'servers', 'fastify-openapi-glue.js'),
+    ready: '/books',
+  },
+  mercurius: { label: 'Mercurius', script: path.join(ROOT, 'bench', 'servers', 'mercurius.js'), ready: '/graphql?query=%7B__typename%7D' },
+  'mercurius-jit': {
+    label: 'Mercurius + jit',
+    script: path.join(ROOT, 'bench', 'servers', 'mercurius.js'),
+    env: { MERCURIUS_JIT: '1' },
+    ready: '/graphql?query=%7B__typename%7D',
+  },
 };
 
 function hasTaskset() {

@@ -6,8 +6,10 @@ const gql = (query) => ({ method: 'POST', path: '/graphql', headers: JSON_HEADER
 // Peers: the ceiling (node:http), what a user would write by hand (express), what they would pick
 // instead (json-server, GraphQL Yoga), and the same peers given the service's two engine tricks
 // (express with the app's classes, Yoga with graphql-jit), so the table shows what those tricks buy.
-const REST_PEERS = ['bare', 'express', 'express-classes', 'json-server'];
-const GRAPHQL_PEERS = ['yoga', 'yoga-jit'];
+// Then the contract-first peers of issue 12: Fastify with JSON schemas, fastify-openapi-glue on this
+// openapi.yaml, Mercurius with and without graphql-jit (each with a logger, request ids and helmet).
+const REST_PEERS = ['bare', 'express', 'express-classes', 'json-server', 'fastify', 'fastify-openapi-glue'];
+const GRAPHQL_PEERS = ['yoga', 'yoga-jit', 'mercurius', 'mercurius-jit'];
 const svc = (seed) => ({ kind: 'service', seed });
 
 const WORKLOADS = [
