@@ -31,6 +31,25 @@ export default tseslint.config(
       'no-constant-binary-expression': 'error',
     },
   },
+  // Layers point one way: src/http (server, route table, bodies, errors, security) sits below REST,
+  // GraphQL, the docs and the metrics, which register their routes with it; it imports none of them.
+  {
+    files: ['src/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['rest', 'graphql', 'docs', 'ops'].flatMap((layer) => [`../${layer}`, `../${layer}/*`, `../../${layer}`, `../../${layer}/*`]),
+              message: 'src/http is below src/rest, src/graphql, src/docs and src/ops: pass what it needs in instead.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Tests may poke at loosely typed documents (a parsed spec, a JSON body) and require() a JSON file.
   {
     files: ['test/**/*.ts'],

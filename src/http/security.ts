@@ -14,7 +14,7 @@ const ALLOWED_HEADERS = 'Content-Type, Accept, X-Request-Id, If-Match, If-None-M
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /** Helmet, configured for an API: the source of truth for the header values. */
-function apiHelmet(): RequestHandler {
+export function apiHelmet(): RequestHandler {
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
