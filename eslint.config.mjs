@@ -17,7 +17,7 @@ export default tseslint.config(
     rules: {
       // `_next` in Express error handlers and `_`-prefixed placeholders are intentional.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
-      // Stripping control characters from messages is deliberate (src/rest/errors.ts).
+      // Stripping control characters from messages is deliberate (src/http/errors.ts).
       'no-control-regex': 'off',
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'no-var': 'error',
