@@ -17,7 +17,7 @@ export default tseslint.config(
     rules: {
       // `_next` in Express error handlers and `_`-prefixed placeholders are intentional.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
-      // Stripping control characters from messages is deliberate (src/rest/errors.ts).
+      // Stripping control characters from messages is deliberate (src/http/errors.ts).
       'no-control-regex': 'off',
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'no-var': 'error',
@@ -29,6 +29,25 @@ export default tseslint.config(
       'no-unmodified-loop-condition': 'error',
       'no-unreachable-loop': 'error',
       'no-constant-binary-expression': 'error',
+    },
+  },
+  // Layers point one way: src/http (server, route table, bodies, errors, security) sits below REST,
+  // GraphQL, the docs and the metrics, which register their routes with it; it imports none of them.
+  {
+    files: ['src/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['rest', 'graphql', 'docs', 'ops'].flatMap((layer) => [`../${layer}`, `../${layer}/*`, `../../${layer}`, `../../${layer}/*`]),
+              message: 'src/http is below src/rest, src/graphql, src/docs and src/ops: pass what it needs in instead.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
     },
   },
   // Tests may poke at loosely typed documents (a parsed spec, a JSON body) and require() a JSON file.

@@ -1,26 +1,25 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import express, { Router, type Express, type RequestHandler } from 'express';
+import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Resolvers } from '../generated/graphql';
 import type { Config } from './config';
-import { docsRouter, graphiqlPage } from './docs';
+import { docsRoutes, graphiqlPage } from './docs';
 import { graphqlEndpoint } from './graphql/endpoint';
 import { resolvers as defaultResolvers } from './graphql/resolvers';
 import { abortWhenClientGoes } from './http/client-gone';
-import { headAndOptions, jsonBody } from './http/edge';
-import { NON_REST_PREFIXES } from './http/non-rest-routes';
-import { memoizeValidatorPathToRegexp } from './http/path-regexp-memo';
+import { answerRoute, jsonBody } from './http/edge';
+import { errorHandler } from './http/errors';
+import { installPerfTricks } from './http/perf';
 import { originForm, protocolChecks } from './http/protocol';
 import { requestContext } from './http/request-context';
+import { matchRoute, RouteTable, type OwnRoute } from './http/routes';
 import { security } from './http/security';
 import type { Logger } from './logger';
 import { HEALTH_PATHS, type Lifecycle } from './ops/health';
-import { createMetrics, type ServiceMetrics } from './ops/metrics';
-import { errorHandler, notFoundHandler } from './rest/errors';
+import { createMetrics } from './ops/metrics';
 import { handlers as defaultHandlers } from './rest/handlers';
 import { restRouter } from './rest/registrar';
-import { RouteTable } from './rest/routes';
 import type { Handlers } from './rest/types';
 import { loadGraphqlSdl, loadOpenApi, projectRoot, type OpenApiDocument } from './spec';
 import { assertContractImplemented } from './startup/contract-check';
@@ -42,27 +41,11 @@ export interface AppDeps {
 export const SERVICE_VERSION: string = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')).version;
 
 /**
- * GraphiQL for a browser's GET /graphql (before the /graphql handler), GraphQL over HTTP at /graphql
- * (before the REST edge and the validator: it has its own body limit), then Swagger UI, its assets and
- * the spec files (before the validator, which 404s paths the spec lacks), and the metrics when they are
- * on (their path is a setting, so they live outside openapi.yaml, like /docs). One router behind one
- * prefix check: a REST request passes one layer here instead of every route of these.
+ * Builds the whole HTTP service from its dependencies. Each call builds its own app (route table,
+ * metrics registry, caches): nothing an app counts or caches is shared with another. The one exception
+ * is process-wide by nature: the speed tricks of src/http/perf/ patch a library module once per process
+ * (installPerfTricks, idempotent).
  */
-function nonRestRouter(openapi: OpenApiDocument, graphql: RequestHandler, metrics?: ServiceMetrics): RequestHandler {
-  const router = Router({ caseSensitive: true, strict: false });
-  if (metrics) router.use(metrics.endpoint);
-  router.use(graphiqlPage());
-  router.all('/graphql', graphql);
-  router.use(docsRouter(openapi));
-  const prefixes = metrics ? [...NON_REST_PREFIXES, metrics.path] : NON_REST_PREFIXES;
-  return (req, res, next) => {
-    const path = req.path;
-    if (prefixes.some((prefix) => path.startsWith(prefix))) return router(req, res, next);
-    next();
-  };
-}
-
-/** Builds the whole HTTP service from its dependencies. No module-level state: call it once per app. */
 export function createApp({
   store,
   config,
@@ -74,30 +57,47 @@ export function createApp({
 }: AppDeps): Express {
   // A half-implemented contract never serves: throws one line naming every missing handler/resolver.
   assertContractImplemented({ openapi, handlers, sdl: loadGraphqlSdl(), resolvers });
-  const routes = new RouteTable(openapi);
+  installPerfTricks();
+  // Prometheus metrics on this app's own registry; the request log and the metrics share one clock.
+  const metrics = config.metricsEnabled ? createMetrics({ store, path: config.metricsPath }) : undefined;
+  // Every path the service answers: the spec's operations, and these routes of its own (their path
+  // is outside openapi.yaml: the GraphQL endpoint, the docs and spec files, the metrics when they are on).
+  const graphql = graphqlEndpoint({ store, config, logger, resolvers, metrics: metrics?.graphql });
+  const graphiql = graphiqlPage();
+  const own: OwnRoute[] = [
+    {
+      path: '/graphql',
+      methods: ['GET', 'POST'],
+      errorFormat: 'graphql',
+      label: 'graphql',
+      // A browser's GET opens GraphiQL; everything else is GraphQL over HTTP (with its own body limit).
+      handler: (req, res, next) => graphiql(req, res, () => graphql(req, res, next)),
+    },
+    ...docsRoutes(openapi),
+    ...(metrics ? [metrics.route] : []),
+  ];
+  const routes = new RouteTable(openapi, own);
+
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  // Paths are case-sensitive (RFC 3986): /BOOKS is an unknown path, for Express and the validator alike.
+  // Paths are case-sensitive (RFC 3986): /BOOKS is an unknown path, for the route table and the validator alike.
   app.set('case sensitive routing', true);
 
   app.use(originForm);
-  // Prometheus metrics on this app's own registry; the request log and the metrics share one clock.
-  const metrics = config.metricsEnabled ? createMetrics({ routes, store, path: config.metricsPath }) : undefined;
+  // The request's route, found once; every later layer reads it from the request.
+  app.use(matchRoute(routes));
   app.use(requestContext(logger, metrics));
   // Storage with a connection queue (PostgreSQL): a request whose client left stops waiting in it.
   if (store.kind === 'postgres') app.use(abortWhenClientGoes());
   // Security headers, CORS and the rate limit come before anything else answers; probes and scrapes are never limited.
-  app.use(security(config, routes, new Set([...HEALTH_PATHS, config.metricsPath])));
+  app.use(security(config, new Set([...HEALTH_PATHS, config.metricsPath])));
   // HTTP/1.1 message rules (pipelining order, Host, transfer codings, target form) before any body is read.
-  app.use(protocolChecks(routes, config));
-  // GraphiQL, GraphQL, the docs and the metrics sit behind one path check, so REST requests skip their layers.
-  app.use(nonRestRouter(openapi, graphqlEndpoint({ store, config, logger, resolvers, metrics: metrics?.graphql }), metrics));
-  app.use(headAndOptions(routes));
-  app.use(jsonBody(routes, config));
-  // The validator recompiles every spec path per request; memoised (bounded, see the module).
-  memoizeValidatorPathToRegexp();
+  app.use(protocolChecks(config));
+  // 404, OPTIONS, HEAD, 405 from the route table; the service's own routes are served from here.
+  app.use(answerRoute);
+  app.use(jsonBody(config));
   app.use(
     OpenApiValidator.middleware({
       apiSpec: structuredClone(openapi) as never,
@@ -120,7 +120,6 @@ export function createApp({
       idempotencyTtlMs: config.idempotencyTtlMs,
     }),
   );
-  app.use(notFoundHandler);
-  app.use(errorHandler(routes, logger, config.bodyLimit));
+  app.use(errorHandler(logger));
   return app;
 }

@@ -34,7 +34,7 @@ app.put('/tasks/:id', express.json(), (req, res) => {
 });
 if (process.env.APP_CLASSES === '1') {
   // The build `npm run bench` makes first (bench/run.js refuses to start without it).
-  const { expressClasses } = require('../../dist/src/http/http-server.js');
+  const { expressClasses } = require('../../dist/src/http/perf/express-classes.js');
   http.createServer(expressClasses(app), app).listen(port, host);
 } else {
   app.listen(port, host);

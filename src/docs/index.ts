@@ -1,62 +1,51 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { RequestHandler, Response } from 'express';
+import { ApiError } from '../http/errors';
+import type { OwnRoute } from '../http/routes';
 import { loadGraphqlSdl, openapiPath, type OpenApiDocument } from '../spec';
 import { docAssets, publicDir } from './assets';
 import { setCommonHeaders, setPageHeaders } from './headers';
-
-const ALLOW = 'GET, HEAD';
-
-/** 405 (JSON error format, with Allow) for any other method on a docs path; OPTIONS answers 204. */
-function otherMethods(req: Request, res: Response): void {
-  res.setHeader('Allow', ALLOW);
-  if (req.method === 'OPTIONS') {
-    res.status(204).end();
-    return;
-  }
-  res.status(405).json({ error: 'Method not allowed' });
-}
 
 function sendPage(res: Response, file: string): void {
   setPageHeaders(res);
   res.type('text/html; charset=utf-8').sendFile(path.join(publicDir, file));
 }
 
+const ASSETS = '/docs/assets/';
+
+/** The docs answer GET (and HEAD) only; the route table answers OPTIONS and the 405s. */
+const METHODS = ['GET', 'HEAD'];
+
 /**
- * The browsable side of the service, all from local files:
+ * The browsable side of the service, all from local files, as routes for the route table:
  * - `/docs`: Swagger UI on openapi.yaml; `/docs/assets/<name>`: the allow-listed UI assets;
  * - `/openapi.yaml`, `/openapi.json`, `/schema.graphql`: the sources of truth.
- * Mount it before the OpenAPI validator, which answers 404 for paths the spec does not list.
  */
-export function docsRouter(openapi: OpenApiDocument): Router {
+export function docsRoutes(openapi: OpenApiDocument): OwnRoute[] {
   const yamlText = readFileSync(openapiPath, 'utf8');
   const jsonText = JSON.stringify(openapi, null, 2);
   const sdl = loadGraphqlSdl();
   const assets = docAssets();
-  const router = Router({ strict: false, caseSensitive: true });
-
-  router.get('/docs', (_req, res) => sendPage(res, 'docs.html'));
-  router.get('/docs/assets/:name', (req, res, next) => {
-    const file = assets.get(String(req.params.name));
-    if (!file) return next();
+  const text = (media: string, body: string): RequestHandler => (_req, res) => {
     setCommonHeaders(res);
-    res.sendFile(file, { maxAge: '1h', dotfiles: 'deny' });
-  });
-  router.get('/openapi.yaml', (_req, res) => {
-    setCommonHeaders(res);
-    res.type('application/yaml; charset=utf-8').send(yamlText);
-  });
-  router.get('/openapi.json', (_req, res) => {
-    setCommonHeaders(res);
-    res.type('application/json; charset=utf-8').send(jsonText);
-  });
-  router.get('/schema.graphql', (_req, res) => {
+    res.type(media).send(body);
+  };
+  const route = (path: string, handler: RequestHandler): OwnRoute => ({ path, methods: METHODS, label: 'docs', handler });
+  return [
+    route('/docs', (_req, res) => sendPage(res, 'docs.html')),
+    // Everything below /docs/ is the docs' own: the assets, and a 404 for any other name.
+    route('/docs/', (req, res, next) => {
+      const file = req.path.startsWith(ASSETS) ? assets.get(req.path.slice(ASSETS.length).replace(/\/$/, '')) : undefined;
+      if (!file) return next(new ApiError(404, `Not found: ${req.method} ${req.path}`.slice(0, 200)));
+      setCommonHeaders(res);
+      res.sendFile(file, { maxAge: '1h', dotfiles: 'deny' });
+    }),
+    route('/openapi.yaml', text('application/yaml; charset=utf-8', yamlText)),
+    route('/openapi.json', text('application/json; charset=utf-8', jsonText)),
     // No media type is registered for GraphQL SDL; it is served as the UTF-8 text it is.
-    setCommonHeaders(res);
-    res.type('text/plain; charset=utf-8').send(sdl);
-  });
-  router.all(['/docs', '/openapi.yaml', '/openapi.json', '/schema.graphql'], otherMethods);
-  return router;
+    route('/schema.graphql', text('text/plain; charset=utf-8', sdl)),
+  ];
 }
 
 /** Media types a GraphQL client asks for; a browser navigation prefers text/html over all of them. */
@@ -64,11 +53,11 @@ const GRAPHQL_MEDIA = ['application/graphql-response+json', 'application/json', 
 
 /**
  * `GET /graphql` from a browser (Accept prefers text/html, no `query` parameter) opens GraphiQL.
- * Every other /graphql request passes on to the GraphQL handler, so mount this just before it.
+ * Every other /graphql request passes on to the GraphQL handler: app.ts runs this first in the /graphql route.
  */
 export function graphiqlPage(): RequestHandler {
   return (req, res, next) => {
-    if (req.path !== '/graphql' || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const query = req.query as Record<string, unknown>;
     if (query.query !== undefined || req.accepts(GRAPHQL_MEDIA) !== 'text/html') return next();
     sendPage(res, 'graphiql.html');

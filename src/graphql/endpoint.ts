@@ -8,7 +8,7 @@ import { readTextBody } from '../http/body';
 import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, OUTCOME_UNKNOWN, requestFingerprint } from '../http/idempotency';
 import type { Logger } from '../logger';
 import { NO_GRAPHQL_METRICS, type GraphqlMetrics, type RefusalReason } from '../ops/metrics';
-import { ApiError } from '../rest/errors';
+import { ApiError } from '../http/errors';
 import { StorageUnavailableError } from '../store/errors';
 import type { Store } from '../store/types';
 import { createContext, type GraphQLContext } from './context';
@@ -260,11 +260,6 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
   }
 
   return (req, res) => {
-    if (req.method === 'OPTIONS') {
-      res.setHeader('Allow', 'GET, POST');
-      res.status(204).end();
-      return;
-    }
     readBody(req, res).then(
       (body) => {
         req.body = body;

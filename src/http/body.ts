@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import contentType from 'content-type';
 import getRawBody from 'raw-body';
-import { ApiError } from '../rest/errors';
+import { ApiError } from './errors';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 

@@ -1,28 +1,35 @@
 import contentType from 'content-type';
 import type { Request, RequestHandler } from 'express';
-import { ApiError } from '../rest/errors';
 import { readTextBody, type BodyLimits } from './body';
-import type { RouteTable } from '../rest/routes';
+import { ApiError, NOT_ALLOWED_MESSAGE } from './errors';
+import { matchOf, operationOf } from './routes';
 
 /**
- * HEAD and OPTIONS, before the validator (which knows neither):
- * - HEAD on a path with GET runs the GET; Node drops the body and keeps the headers.
- * - OPTIONS on a known path answers 204 with `Allow`; CORS preflight headers are added by the CORS layer.
+ * What the route table decides for every path, in this one place, before any route's own code runs:
+ * - no route: 404 (JSON, the unknown-path format);
+ * - OPTIONS: 204 with the route's `Allow` (CORS preflight headers come from the security layer, before);
+ * - HEAD runs as GET wherever GET is declared (Node drops the body and keeps the headers); on a spec
+ *   route it becomes GET for the validator and the registrar, which know GET only;
+ * - a method the route does not declare: 405 with `Allow`, in the route's error format;
+ * - then a route of the service's own goes to its handler, and a spec operation on to the body gate,
+ *   the validator and the registrar.
  */
-export function headAndOptions(routes: RouteTable): RequestHandler {
-  return (req, res, next) => {
-    if (req.method !== 'HEAD' && req.method !== 'OPTIONS') return next();
-    const route = routes.match(req.path);
-    if (!route) return next();
-    if (req.method === 'OPTIONS') {
-      res.setHeader('Allow', route.allow);
-      res.status(204).end();
-      return;
-    }
-    if (route.methods.includes('GET')) req.method = 'GET';
-    next();
-  };
-}
+export const answerRoute: RequestHandler = (req, res, next) => {
+  const match = matchOf(req);
+  if (!match) return next(new ApiError(404, `Not found: ${req.method} ${req.path}`.slice(0, 200)));
+  const route = match.route;
+  const method = req.method;
+  if (method === 'OPTIONS') {
+    res.setHeader('Allow', route.allow);
+    res.status(204).end();
+    return;
+  }
+  const declared = route.methods.includes(method) || (method === 'HEAD' && route.methods.includes('GET'));
+  if (!declared) return next(new ApiError(405, NOT_ALLOWED_MESSAGE, undefined, { Allow: route.allow }));
+  if (route.handler) return route.handler(req, res, next);
+  if (method === 'HEAD') req.method = 'GET';
+  next();
+};
 
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
@@ -36,9 +43,9 @@ function hasBody(req: Request): boolean {
  * for operations without a body), so the validator's caches, keyed by the full Content-Type value,
  * cannot be grown by varying it.
  */
-export function jsonBody(routes: RouteTable, limits: BodyLimits): RequestHandler {
+export function jsonBody(limits: BodyLimits): RequestHandler {
   return (req, res, next) => {
-    const op = routes.match(req.path)?.operations[req.method];
+    const op = operationOf(req);
     if (!op) return next();
     if (!op.hasRequestBody) {
       // The validator caches per Content-Type value: an operation without a body has no use for one.

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
-import { ApiError, sendError } from '../rest/errors';
-import type { RouteTable } from '../rest/routes';
 import { closeAfterDiscarding, discardIfClosing, type BodyLimits } from './body';
+import { ApiError, sendError } from './errors';
+import { messageFormat } from './routes';
 
 /** An absolute-form target (RFC 9112 §3.2.2): scheme, optional userinfo, authority, then the rest. */
 const ABSOLUTE_FORM = /^https?:\/\/(?:[^/?#@]*@)?([^/?#]*)(.*)$/i;
@@ -63,7 +63,7 @@ function messageProblem(req: Request): ApiError | undefined {
  * error format; the rest of the body is discarded and the connection closed after it (closeAfterDiscarding),
  * since the message's framing or target cannot be trusted.
  */
-export function protocolChecks(routes: RouteTable, limits: BodyLimits): RequestHandler {
+export function protocolChecks(limits: BodyLimits): RequestHandler {
   return (req, res, next) => {
     // A pipelined request, parsed while an earlier answer on its connection is unfinished, waits for its
     // turn (Node hands it the socket then): an earlier refusal may close the connection. Requests on a
@@ -76,6 +76,6 @@ export function protocolChecks(routes: RouteTable, limits: BodyLimits): RequestH
     const problem = messageProblem(req);
     if (!problem) return next();
     closeAfterDiscarding(req, res, limits);
-    sendError(res, routes.errorFormat(req.path), problem);
+    sendError(res, messageFormat(req), problem);
   };
 }

@@ -1,19 +1,20 @@
 import type { RequestHandler } from 'express';
+import cors from 'cors';
 import helmet from 'helmet';
 import type { Config } from '../config';
-import { ApiError, sendError } from '../rest/errors';
-import type { RouteTable } from '../rest/routes';
-import { NON_REST_ROUTES } from './non-rest-routes';
+import { ApiError, sendError } from './errors';
+import { recordFixedHeaders } from './perf/fixed-headers';
 import { RateLimiter } from './rate-limit';
+import { messageFormat, routeOf, type Route } from './routes';
 
 /** Response headers a cross-origin script may read. */
 const EXPOSED_HEADERS = 'Location, Link, X-Total-Count, X-Request-Id, Retry-After, ETag';
 /** Request headers a cross-origin script may send (beyond the CORS-safelisted ones). */
 const ALLOWED_HEADERS = 'Content-Type, Accept, X-Request-Id, If-Match, If-None-Match';
-const PREFLIGHT_MAX_AGE_SECONDS = '600';
+const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /** Helmet, configured for an API: the source of truth for the header values. */
-function apiHelmet(): RequestHandler {
+export function apiHelmet(): RequestHandler {
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -22,20 +23,6 @@ function apiHelmet(): RequestHandler {
     xFrameOptions: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
   }) as RequestHandler;
-}
-
-/**
- * The headers `middleware` sets, found by running it once against a recording response. Only for
- * middleware whose headers do not depend on the request (helmet with fixed options is such).
- */
-export function recordFixedHeaders(middleware: RequestHandler): [string, string][] {
-  const headers: [string, string][] = [];
-  const recorder = {
-    setHeader: (name: string, value: unknown) => headers.push([name, String(value)]),
-    removeHeader: () => undefined,
-  };
-  middleware({} as never, recorder as never, () => undefined);
-  return headers;
 }
 
 /**
@@ -54,44 +41,53 @@ export function apiSecurityHeaders(): RequestHandler {
 }
 
 /**
- * CORS with an allow-list (`*` allows any origin, the default for local use). Simple requests from an
- * allowed origin get `Access-Control-Allow-Origin`; preflights also get the methods the path answers
- * and continue to the path's OPTIONS handler (204 + Allow); an unknown path's preflight is its 404.
- * A disallowed origin gets no CORS headers, so the browser keeps the response from the script.
+ * CORS (the `cors` package) with an allow-list (`*` allows any origin, the default for local use).
+ * Answers from an allowed origin get `Access-Control-Allow-Origin` (with `*`, every answer does, a plain
+ * OPTIONS too); preflights also get the methods the route table says the path answers (its own, HEAD
+ * where GET is, OPTIONS), then go on to the table's OPTIONS answer (204 + Allow); an unknown path's
+ * preflight is its 404, without the preflight headers. A disallowed origin gets no CORS headers, so the
+ * browser keeps the response from the script.
  */
-export function cors(origins: Config['corsOrigins'], routes: RouteTable): RequestHandler {
+export function corsLayer(origins: Config['corsOrigins']): RequestHandler {
   const anyOrigin = origins === '*';
   const allowList = new Set(anyOrigin ? [] : origins);
+  const base = { preflightContinue: true, exposedHeaders: EXPOSED_HEADERS };
+  const simple = cors({ ...base, origin: anyOrigin ? '*' : true });
+  // Preflight options per route (built on first use; routes are a fixed set), and one for unknown paths.
+  const preflights = new WeakMap<Route, RequestHandler>();
+  const unknownPath = cors({ ...base, origin: anyOrigin ? '*' : true, methods: '', allowedHeaders: '' });
+  const preflightFor = (route: Route | undefined): RequestHandler => {
+    if (!route) return unknownPath;
+    let handler = preflights.get(route);
+    if (!handler) {
+      const methods = [...new Set([...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])];
+      handler = cors({
+        ...base,
+        origin: anyOrigin ? '*' : true,
+        methods: methods.join(', '),
+        allowedHeaders: ALLOWED_HEADERS,
+        maxAge: PREFLIGHT_MAX_AGE_SECONDS,
+      });
+      preflights.set(route, handler);
+    }
+    return handler;
+  };
   return (req, res, next) => {
-    if (!anyOrigin) res.vary('Origin');
-    const origin = req.headers.origin;
-    // With `*` every answer carries the CORS headers (a plain OPTIONS too, Origin or not); with an
-    // allow-list only answers to an allowed Origin do.
-    if (!anyOrigin && (typeof origin !== 'string' || !allowList.has(origin.toLowerCase()))) return next();
-    res.setHeader('Access-Control-Allow-Origin', anyOrigin ? '*' : (origin as string));
-    if (req.method !== 'OPTIONS') {
-      res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
-      return next();
+    if (!anyOrigin) {
+      res.vary('Origin');
+      const origin = req.headers.origin;
+      if (typeof origin !== 'string' || !allowList.has(origin.toLowerCase())) return next();
     }
-    // Preflight: the methods this path really answers (the spec's, or the GraphQL/docs routes'),
-    // then on to the path's own OPTIONS handler (204 + Allow). Unknown paths go on to their 404.
-    const methods = routes.match(req.path)?.methods ?? NON_REST_ROUTES[req.path];
-    if (methods) {
-      const all = [...new Set([...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])];
-      res.setHeader('Access-Control-Allow-Methods', all.join(', '));
-      res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
-      res.setHeader('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS);
-    }
-    next();
+    (req.method === 'OPTIONS' ? preflightFor(routeOf(req)) : simple)(req, res, next);
   };
 }
 
 /**
  * Request-rate limiting per client IP (the socket's address: no forwarded header is trusted), off
  * when `config.rateLimit` is 0. Over the limit: 429 with `Retry-After`, in the path's error format.
- * Paths in `unlimited` (health checks, metrics) are never counted nor refused.
+ * Routes whose template is in `unlimited` (health checks, metrics) are never counted nor refused.
  */
-export function rateLimit(config: Config, routes: RouteTable, unlimited: ReadonlySet<string> = new Set()): RequestHandler | undefined {
+export function rateLimit(config: Config, unlimited: ReadonlySet<string> = new Set()): RequestHandler | undefined {
   if (config.rateLimit <= 0) return undefined;
   const limiter = new RateLimiter({
     limit: config.rateLimit,
@@ -100,17 +96,18 @@ export function rateLimit(config: Config, routes: RouteTable, unlimited: Readonl
   });
   const windowSeconds = Math.round(config.rateLimitWindowMs / 100) / 10;
   return (req, res, next) => {
-    if (unlimited.has(req.path)) return next();
+    const route = routeOf(req);
+    if (route && unlimited.has(route.template)) return next();
     const decision = limiter.hit(req.socket.remoteAddress ?? 'unknown');
     if (decision.allowed) return next();
     const seconds = String(decision.retryAfterSeconds);
     const message = `Too many requests: at most ${config.rateLimit} per ${windowSeconds} s; retry after ${seconds} s`;
-    sendError(res, routes.errorFormat(req.path), new ApiError(429, message, undefined, { 'Retry-After': seconds }));
+    sendError(res, messageFormat(req), new ApiError(429, message, undefined, { 'Retry-After': seconds }));
   };
 }
 
 /** Everything this module adds, in order: headers first (so every answer has them), CORS, the rate limit. */
-export function security(config: Config, routes: RouteTable, unlimited?: ReadonlySet<string>): RequestHandler[] {
-  const limit = rateLimit(config, routes, unlimited);
-  return [apiSecurityHeaders(), cors(config.corsOrigins, routes), ...(limit ? [limit] : [])];
+export function security(config: Config, unlimited?: ReadonlySet<string>): RequestHandler[] {
+  const limit = rateLimit(config, unlimited);
+  return [apiSecurityHeaders(), corsLayer(config.corsOrigins), ...(limit ? [limit] : [])];
 }

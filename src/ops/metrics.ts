@@ -1,8 +1,6 @@
-import type { RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { NON_REST_PREFIXES } from '../http/non-rest-routes';
-import { ApiError, sendError } from '../rest/errors';
-import type { RouteTable } from '../rest/routes';
+import { routeOf, type OwnRoute } from '../http/routes';
 import type { Store } from '../store/types';
 
 /** The `operation` label of requests that match no operation: unknown paths, methods a path lacks, OPTIONS. */
@@ -48,8 +46,8 @@ export interface ServiceMetrics extends RequestMetrics {
   /** Where the metrics are served (METRICS_PATH). */
   readonly path: string;
   readonly graphql: GraphqlMetrics;
-  /** Serves the exposition text at the metrics path (GET and HEAD); other paths pass through. */
-  readonly endpoint: RequestHandler;
+  /** The route serving the exposition text at the metrics path (GET and HEAD), for the route table. */
+  readonly route: OwnRoute;
 }
 
 interface GraphqlLabels {
@@ -62,10 +60,7 @@ interface GraphqlLabels {
  * Labels are bounded: REST requests by the spec's operationId (found through the route table, never the
  * raw path), GraphQL requests by operation type and a capped set of operation names.
  */
-export function createMetrics({ routes, store, path }: { routes: RouteTable; store: Store; path: string }): ServiceMetrics {
-  if (routes.match(path) || NON_REST_PREFIXES.some((prefix) => path.startsWith(prefix))) {
-    throw new Error(`METRICS_PATH ${path} is already a path of the service`);
-  }
+export function createMetrics({ store, path }: { store: Store; path: string }): ServiceMetrics {
   const registry = new Registry();
   const registers = [registry];
   const requests = new Counter({
@@ -137,50 +132,44 @@ export function createMetrics({ routes, store, path }: { routes: RouteTable; sto
     return labels;
   };
 
-  const operationOf = (method: string, requestPath: string): string => {
-    const route = routes.match(requestPath);
-    if (route) return route.operations[method === 'HEAD' ? 'GET' : method]?.operationId ?? UNMATCHED;
-    if (requestPath === path) return 'metrics';
-    if (requestPath === '/graphql') return 'graphql';
-    if (NON_REST_PREFIXES.some((prefix) => requestPath.startsWith(prefix))) return 'docs';
-    return UNMATCHED;
+  /** The request's operation, from the route the table matched: an operationId, a route's label, or unmatched. */
+  const operationOf = (method: string, req: Request | undefined): string => {
+    const route = req && routeOf(req);
+    if (!route) return UNMATCHED;
+    return route.label || (route.operations[method === 'HEAD' ? 'GET' : method]?.operationId ?? UNMATCHED);
   };
 
   // Process metrics (CPU, memory, event-loop lag, GC, handles) start with the first scrape: their
   // event-loop and GC observers then run only in apps that someone scrapes.
   let processMetrics = false;
-  const endpoint: RequestHandler = (req, res, next) => {
-    if (req.path !== path) return next();
-    if (req.method === 'OPTIONS') {
-      res.setHeader('Allow', 'GET, HEAD');
-      res.status(204).end();
-      return;
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      sendError(res, 'json', new ApiError(405, `Method not allowed: ${path} takes GET`, undefined, { Allow: 'GET, HEAD' }));
-      return;
-    }
-    if (!processMetrics) {
+  const route: OwnRoute = {
+    path,
+    methods: ['GET', 'HEAD'],
+    label: 'metrics',
+    setting: 'METRICS_PATH',
+    handler: (_req, res, next) => {
+      if (!processMetrics) {
       processMetrics = true;
       collectDefaultMetrics({ register: registry });
     }
-    registry.metrics().then((text) => {
-      res.setHeader('Content-Type', registry.contentType);
-      res.setHeader('Cache-Control', 'no-store');
-      res.status(200).end(text);
-    }, next);
+      registry.metrics().then((text) => {
+        res.setHeader('Content-Type', registry.contentType);
+        res.setHeader('Cache-Control', 'no-store');
+        res.status(200).end(text);
+      }, next);
+    },
   };
 
   return {
     registry,
     path,
-    endpoint,
+    route,
     started: () => {
       inFlight += 1;
     },
-    finished(method, requestPath, status, seconds, res) {
+    finished(method, _path, status, seconds, res) {
       inFlight -= 1;
-      const labels = labelsOf(operationOf(method, requestPath));
+      const labels = labelsOf(operationOf(method, res.req as Request | undefined));
       requests.inc(labels.byClass[Math.min(Math.max(Math.floor(status / 100), 1), 5) - 1]);
       duration.observe(labels.operation, seconds);
       const graphql = res.locals.graphqlOperation as GraphqlLabels | undefined;

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Request } from 'express';
-import { ApiError } from './errors';
+import { ApiError } from '../http/errors';
 
 /**
  * Conditional requests (RFC 9110 section 13) for the operations whose spec declares them: a strong

@@ -1,9 +1,9 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { ApiError, oneLine } from '../http/errors';
 import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, requestFingerprint } from '../http/idempotency';
+import { matchOf, type OperationInfo, type Route, type RouteTable } from '../http/routes';
 import type { Store } from '../store/types';
 import { etagOf, evaluate, preconditionFailed, preconditionsOf, writePrecondition, type Preconditions } from './conditional';
-import { ApiError, oneLine } from './errors';
-import type { OperationInfo, Route, RouteTable } from './routes';
 import type { HandlerInput, Handlers, OperationId, RestContext } from './types';
 
 type AnyHandler = (input: HandlerInput<OperationId>, ctx: RestContext) => unknown;
@@ -13,11 +13,6 @@ interface AnyResult {
   status: number;
   headers?: Record<string, string>;
   body?: unknown;
-}
-
-/** What express-openapi-validator records on a request it matched (only the part read here). */
-interface ValidatedRequest extends Request {
-  openapi?: { openApiRoute?: string };
 }
 
 interface Bound {
@@ -30,34 +25,34 @@ interface Bound {
  * The one place that turns an Express request into typed handler input and a handler's result
  * into the HTTP response. Handlers never see `req` or `res`.
  *
- * One middleware, mounted after the validator: the validator has already matched the request to a
- * spec route (`req.openapi.openApiRoute`, e.g. `/books/{id}`), so dispatch is one map lookup by
- * route and method instead of a regex test per operation. Path parameters are read from the raw path
- * with that one route's regex (the validator's copies are already coerced: `1e0` would pass as 1).
+ * One middleware, mounted after the validator: the route table has matched the request once (the match
+ * travels on the request, with the raw path parameters), so dispatch is one map lookup by route and
+ * method. Path parameters are the raw ones from the match (the validator's copies are already
+ * coerced: `1e0` would pass as 1).
  *
  * Conditional requests (src/rest/conditional.ts) live here too, for every operation whose spec declares
  * them: the ETag of the body written, 304/412 for a GET, and the write precondition handed to the handler.
  */
 export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestContext): RequestHandler {
-  const byRoute = new Map<string, Map<string, Bound>>();
+  const byRoute = new Map<Route, Map<string, Bound>>();
   for (const route of routes.routes) {
+    if (route.handler) continue;
     const byMethod = new Map<string, Bound>();
     for (const op of Object.values(route.operations)) {
       const handler = handlers[op.operationId as OperationId] as AnyHandler | undefined;
       if (!handler) throw new Error(`openapi.yaml operation ${op.operationId} has no handler`);
       byMethod.set(op.method, { route, op, handler });
     }
-    byRoute.set(route.template, byMethod);
+    byRoute.set(route, byMethod);
   }
-  return (req: ValidatedRequest, res, next) => {
-    const template = req.openapi?.openApiRoute;
-    const bound = template === undefined ? undefined : byRoute.get(template)?.get(req.method);
-    if (!bound) return next();
-    const { route, op, handler } = bound;
+  return (req, res, next) => {
+    // The route table has answered unknown paths and methods: a spec operation is bound here.
+    const match = matchOf(req)!;
+    const { op, handler } = byRoute.get(match.route)!.get(req.method)!;
     const key = op.idempotencyKey ? req.get(IDEMPOTENCY_KEY) : undefined;
     const pre = op.conditional ? preconditionsOf(req) : undefined;
     new Promise<AnyResult>((resolve) => {
-      const input = toInput(req, route, op, pre);
+      const input = toInput(req, match.route, match.params, op, pre);
       const run = async (store: Store) => (await handler(input, { ...ctx, store })) as AnyResult;
       resolve(key === undefined ? run(ctx.store) : once(ctx, key, requestFingerprint(req.method, input.path, req.body), run));
     })
@@ -84,20 +79,23 @@ async function once(ctx: RestContext, key: string, fingerprint: string, run: (st
   }
 }
 
-/** The path parameters of `route` in `path`, decoded (the validator has already refused malformed escapes). */
-function pathParams(route: Route, path: string): Record<string, unknown> {
+/** The path parameters of the match, decoded (the validator has already refused malformed escapes). */
+function pathParams(route: Route, raw: readonly string[]): Record<string, unknown> {
   const params: Record<string, unknown> = {};
-  if (route.paramNames.length === 0) return params;
-  const match = route.regex.exec(path);
-  if (!match) throw new ApiError(404, 'Not found');
   route.paramNames.forEach((name, i) => {
-    params[name] = decodeURIComponent(match[i + 1]);
+    params[name] = decodeURIComponent(raw[i]);
   });
   return params;
 }
 
-function toInput(req: Request, route: Route, op: OperationInfo, pre: Preconditions | undefined): HandlerInput<OperationId> {
-  const params = pathParams(route, req.path);
+function toInput(
+  req: Request,
+  route: Route,
+  raw: readonly string[],
+  op: OperationInfo,
+  pre: Preconditions | undefined,
+): HandlerInput<OperationId> {
+  const params = pathParams(route, raw);
   // The validator has checked these are integers in range, but it coerces with Number(), which also
   // takes `1e0`, `0x1`, `1.0` and ` 1`. Only decimal digits are an id; `01` is 1.
   for (const name of op.integerParams) {

@@ -5,10 +5,9 @@ import {
   type GraphQLNamedType,
   type GraphQLSchema,
 } from 'graphql';
+import { HTTP_METHODS } from '../http/routes';
 import type { OpenApiDocument } from '../spec';
 import { RECORD_FIELDS } from './record-fields';
-
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /** The contract is only partly implemented: the service must not start. The message is one line. */
 export class ContractError extends Error {}

@@ -1,4 +1,4 @@
-import { memoizeValidatorPathToRegexp, validatorPathToRegexp } from '../../src/http/path-regexp-memo';
+import { memoizeValidatorPathToRegexp, validatorPathToRegexp } from '../../src/http/perf/path-regexp-memo';
 
 type Compiled = { regexp: RegExp; keys: { name: string }[] };
 

@@ -13,7 +13,8 @@ import { createRequire } from 'node:module';
  * results are frozen. Anything outside that shape (a non-string path, an option other than the known
  * boolean flags) goes to the original function uncached, and the memo stops adding entries at `maxEntries`.
  *
- * This patches a property of a shared module object, which is process-wide by nature: installing is
+ * Speed trick (fenced here; installed by ./index.ts). This patches a property of a shared module object,
+ * which is process-wide by nature: installing is
  * idempotent (a marker on the function), and the memo is the only cross-request state it adds. Remove
  * it when the validator caches its compiled routes itself.
  */

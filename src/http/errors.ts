@@ -1,0 +1,90 @@
+import type { ErrorRequestHandler, Response } from 'express';
+import type { Logger } from '../logger';
+import { OverloadedError, StorageUnavailableError } from '../store/errors';
+import { OUTCOME_UNKNOWN, OUTCOME_UNKNOWN_REPEATABLE } from './idempotency';
+import { routeOf, type ErrorFormat } from './routes';
+import { fromValidator, isValidatorError } from './validator-errors';
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** An error the service means to answer with: a status, a one-line message, optional details and headers. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * What a 500 says in the service's own error format (REST, and every answer the edge writes). GraphQL
+ * execution results keep graphql-js's masked "Unexpected error." (CONTRACT.md section 4), a separate contract.
+ */
+export const INTERNAL_ERROR_MESSAGE = 'Something went wrong';
+export const NOT_ALLOWED_MESSAGE = 'Method not allowed';
+
+/** 503 when the service sheds load on purpose (storage is fine, every connection busy): not "unavailable". */
+export const BUSY_MESSAGE = 'Server busy, retry later';
+const UNAVAILABLE_MESSAGE = 'Service unavailable';
+
+/** Turns anything thrown into an ApiError; unexpected errors become a bare 500. */
+export function toApiError(err: unknown, method = 'GET'): { error: ApiError; unexpected: boolean } {
+  if (err instanceof ApiError) return { error: err, unexpected: false };
+  // Storage unreachable: 503. The request was not carried out and may be retried, unless the database
+  // stopped answering during COMMIT: then the outcome is unknown, and the message says so (a create is
+  // retried safely with its Idempotency-Key; an update or delete is idempotent as it is).
+  if (err instanceof StorageUnavailableError) {
+    const message = !err.outcomeUnknown ? UNAVAILABLE_MESSAGE : method === 'POST' ? OUTCOME_UNKNOWN : OUTCOME_UNKNOWN_REPEATABLE;
+    return { error: new ApiError(503, message, undefined, { 'Retry-After': '1' }), unexpected: false };
+  }
+  // Load shed: storage is up but this request could not get a connection in time. Also a 503, said plainly.
+  if (err instanceof OverloadedError) {
+    return { error: new ApiError(503, BUSY_MESSAGE, undefined, { 'Retry-After': '1' }), unexpected: false };
+  }
+  if (isValidatorError(err)) return { error: fromValidator(err), unexpected: false };
+  return { error: new ApiError(500, INTERNAL_ERROR_MESSAGE), unexpected: true };
+}
+
+/** One line, no control characters (a path or language code may carry %00 or a newline). */
+export function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+}
+
+/**
+ * Writes an error in the given format: `{"error": ...}` JSON, a one-line text/plain message, or (GraphQL's
+ * transport answers) the same JSON object with a GraphQL-style `errors` list beside it.
+ */
+export function sendError(res: Response, format: ErrorFormat, error: ApiError): void {
+  if (error.headers) res.set(error.headers);
+  res.status(error.status);
+  const message = oneLine(error.message);
+  if (format === 'text') {
+    res.type('text/plain; charset=utf-8').send(message);
+  } else if (format === 'graphql') {
+    res.json({ error: message, errors: [{ message }] });
+  } else {
+    res.json(error.details ? { error: message, details: error.details } : { error: message });
+  }
+}
+
+/** The one error handler, registered last: every failure leaves here in its route's error format. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const { error, unexpected } = toApiError(err, req.method);
+    if (unexpected) {
+      logger.error('unexpected error', { requestId: res.locals.requestId, method: req.method, path: req.path, err });
+    }
+    if (res.headersSent) {
+      // A handler that already answered does not answer twice; just make sure the socket ends.
+      res.end();
+      return;
+    }
+    sendError(res, routeOf(req)?.errorFormat ?? 'json', error);
+  };
+}

@@ -1,0 +1,219 @@
+import type { Request, RequestHandler } from 'express';
+import type { OpenApiDocument } from '../spec';
+import { IDEMPOTENCY_KEY } from './idempotency';
+
+/**
+ * How a route's errors are written (./errors.ts sendError): the JSON `{"error"}` object, one line of
+ * text/plain, or (GraphQL over HTTP's transport answers) the JSON object with a GraphQL `errors` list.
+ */
+export type ErrorFormat = 'json' | 'text' | 'graphql';
+
+/** The HTTP methods, lower-case as OpenAPI path items spell them: the one list of them. */
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+interface MediaObject {
+  content?: Record<string, unknown>;
+  headers?: Record<string, unknown>;
+}
+
+export interface OperationInfo {
+  operationId: string;
+  method: string;
+  /** Media type of the body the spec declares for each status ('' for none). */
+  responseMedia: Record<number, string>;
+  hasRequestBody: boolean;
+  /** The spec marks the request body `required: true`. */
+  bodyRequired: boolean;
+  /** Path parameters the spec types as integers: converted to numbers for handlers. */
+  integerParams: string[];
+  /** The spec declares the Idempotency-Key header: the registrar runs the operation at most once per key. */
+  idempotencyKey: boolean;
+  /** Statuses whose response declares an `ETag` header: the registrar sends one with their JSON body. */
+  etagStatuses: number[];
+  /** The operation declares `If-Match` / `If-None-Match`: the registrar evaluates them (src/rest/conditional.ts). */
+  conditional: boolean;
+}
+
+export interface Route {
+  /** The spec's template (`/books/{id}`), a fixed path (`/graphql`), or a prefix ending in `/` (`/docs/assets/`). */
+  template: string;
+  /** Upper-case methods the route answers, in its owner's order (the spec's for REST). */
+  methods: string[];
+  /**
+   * The `Allow` header for this path (405 and OPTIONS): `methods`, comma-separated. One convention everywhere:
+   * Allow lists exactly the methods the route declares. HEAD is answered wherever GET is, and listed only
+   * where the route declares it (the docs and metrics do; the spec's paths and /graphql do not); OPTIONS never.
+   */
+  allow: string;
+  /** The format of every error answered on this path (404 aside: unknown paths have no route, so JSON). */
+  errorFormat: ErrorFormat;
+  /** A spec route's operations by upper-case method; empty for the service's own routes. */
+  operations: Record<string, OperationInfo>;
+  /** What the metrics call requests to a route of the service's own (`graphql`, `docs`, `metrics`); '' for the spec's. */
+  label: string;
+  /** The handler of a route of the service's own (spec operations go through the validator and the registrar). */
+  handler?: RequestHandler;
+  /** The template's parameter names, in the order of `regex`'s capture groups. */
+  paramNames: string[];
+  regex?: RegExp;
+}
+
+/** A route of the service's own, outside openapi.yaml, given to the table by its owner (app.ts). */
+export interface OwnRoute {
+  /** A fixed path, or a prefix ending in `/` that covers every path below it. */
+  path: string;
+  methods: string[];
+  errorFormat?: ErrorFormat;
+  label: string;
+  handler: RequestHandler;
+  /** The setting the path comes from (e.g. METRICS_PATH), named when it collides with another route. */
+  setting?: string;
+}
+
+/** A request's route and its path parameters (raw, as in the path), found once per request. */
+export interface RouteMatch {
+  route: Route;
+  /** Capture groups of a templated route, in `route.paramNames` order. */
+  params: readonly string[];
+}
+
+const NO_PARAMS: readonly string[] = Object.freeze([]);
+const MATCH = Symbol('route-match');
+type Matched = Request & { [MATCH]?: RouteMatch | null };
+
+/** The match `matchRoute` carried on the request (undefined: no route answers its path). */
+export function matchOf(req: Request): RouteMatch | undefined {
+  return (req as Matched)[MATCH] ?? undefined;
+}
+
+export function routeOf(req: Request): Route | undefined {
+  return (req as Matched)[MATCH]?.route;
+}
+
+/**
+ * The format of refusals about the message rather than the route (HTTP/1.1 framing, the rate limit):
+ * the route's, except that GraphQL's transport format is reserved for its own answers, so those are plain JSON.
+ */
+export function messageFormat(req: Request): ErrorFormat {
+  return routeOf(req)?.errorFormat === 'text' ? 'text' : 'json';
+}
+
+/** The operation a request is for (HEAD runs as GET), when it is one of the spec's. */
+export function operationOf(req: Request): OperationInfo | undefined {
+  const route = routeOf(req);
+  return route?.operations[req.method === 'HEAD' ? 'GET' : req.method];
+}
+
+/**
+ * The one route table: every path the service answers, the spec's operations (from openapi.yaml)
+ * and the service's own routes (GraphQL, the docs, the spec files, the metrics), built once at start.
+ * A request is matched once (`matchRoute`, first in the app); every later layer reads the match from
+ * the request, and this module answers OPTIONS, 405 and unknown paths for all of them (`answerRoute`).
+ */
+export class RouteTable {
+  readonly routes: Route[];
+  /** Fixed paths (most of them): one map lookup. */
+  private readonly exact = new Map<string, Route>();
+  private readonly templated: Route[] = [];
+  private readonly prefixes: Route[] = [];
+
+  constructor(doc: OpenApiDocument, own: readonly OwnRoute[] = []) {
+    this.routes = [...specRoutes(doc), ...own.map(ownRoute)];
+    this.routes.forEach((route, i) => {
+      const taken = route.template.endsWith('/') ? this.prefixes.some((r) => r.template === route.template) : this.match(route.template);
+      const setting = own[i - (this.routes.length - own.length)]?.setting;
+      if (taken) throw new Error(`${setting ? `${setting} ` : ''}${route.template} is already a path of the service`);
+      if (route.regex) this.templated.push(route);
+      else if (route.template.endsWith('/')) this.prefixes.push(route);
+      else this.exact.set(route.template, route);
+    });
+  }
+
+  /** The route for a concrete request path, if any. A trailing slash is ignored (`/books/` is `/books`). */
+  match(path: string): RouteMatch | undefined {
+    const exact = this.exact.get(path) ?? (path.length > 1 && path.endsWith('/') ? this.exact.get(path.slice(0, -1)) : undefined);
+    if (exact) return { route: exact, params: NO_PARAMS };
+    for (const route of this.templated) {
+      const found = route.regex!.exec(path);
+      if (found) return { route, params: found.slice(1) };
+    }
+    for (const route of this.prefixes) if (path.startsWith(route.template)) return { route, params: NO_PARAMS };
+    return undefined;
+  }
+}
+
+function ownRoute({ path, methods, errorFormat = 'json', label, handler }: OwnRoute): Route {
+  return { template: path, methods, allow: methods.join(', '), errorFormat, operations: {}, label, handler, paramNames: [] };
+}
+
+/**
+ * Matches the request against the table once and carries the match on it. First in the app, so the
+ * security layer, the protocol checks, the body gate, the registrar, the error handler and the
+ * metrics all read the same match.
+ */
+export function matchRoute(table: RouteTable): RequestHandler {
+  return (req, _res, next) => {
+    (req as Matched)[MATCH] = table.match(req.path) ?? null;
+    next();
+  };
+}
+
+/** The spec's paths as routes: methods, Allow, error format per family, and what each operation declares. */
+function specRoutes(doc: OpenApiDocument): Route[] {
+  const components = doc.components as Record<string, Record<string, MediaObject>>;
+  const deref = <T>(value: T): T => {
+    const ref = (value as { $ref?: string })?.$ref;
+    if (!ref) return value;
+    const [, , section, name] = ref.split('/');
+    return deref(components[section][name] as T);
+  };
+  return Object.entries(doc.paths).map(([template, item]) => {
+    const operations: Record<string, OperationInfo> = {};
+    const formats = new Set<ErrorFormat>();
+    const sharedParams = ((item.parameters as unknown[]) ?? []).map(deref);
+    for (const method of HTTP_METHODS) {
+      const op = item[method] as Record<string, unknown> | undefined;
+      if (!op) continue;
+      const responseMedia: Record<number, string> = {};
+      const etagStatuses: number[] = [];
+      for (const [status, response] of Object.entries((op.responses as Record<string, unknown>) ?? {})) {
+        const declared = deref(response as MediaObject);
+        const media = Object.keys(declared.content ?? {})[0] ?? '';
+        if (declared.headers?.ETag && media) etagStatuses.push(Number(status));
+        responseMedia[Number(status)] = media;
+        if (status.startsWith('4') && media) formats.add(media === 'text/plain' ? 'text' : 'json');
+      }
+      const params = [...sharedParams, ...((op.parameters as unknown[]) ?? []).map(deref)] as {
+        name: string;
+        in: string;
+        schema?: unknown;
+      }[];
+      operations[method.toUpperCase()] = {
+        operationId: String(op.operationId),
+        method: method.toUpperCase(),
+        responseMedia,
+        hasRequestBody: Boolean(op.requestBody),
+        bodyRequired: (deref(op.requestBody) as { required?: boolean } | undefined)?.required === true,
+        integerParams: params
+          .filter((p) => p.in === 'path' && (deref(p.schema) as { type?: string })?.type === 'integer')
+          .map((p) => p.name),
+        idempotencyKey: params.some((p) => p.in === 'header' && p.name.toLowerCase() === IDEMPOTENCY_KEY.toLowerCase()),
+        etagStatuses,
+        conditional: params.some((p) => p.in === 'header' && /^if-(none-)?match$/i.test(p.name)),
+      };
+    }
+    if (formats.size > 1) throw new Error(`openapi.yaml: ${template} mixes JSON and text error formats`);
+    const paramNames = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)');
+    return {
+      template,
+      methods: Object.keys(operations),
+      allow: Object.keys(operations).join(', '),
+      errorFormat: formats.has('text') ? 'text' : 'json',
+      operations,
+      label: '',
+      paramNames,
+      regex: paramNames.length ? new RegExp(`^${pattern}/?$`) : undefined,
+    } satisfies Route;
+  });
+}

@@ -1,0 +1,72 @@
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import request from 'supertest';
+import { testConfig } from '../../src/config';
+import { createHttpServer } from '../../src/http/http-server';
+import { apiHelmet } from '../../src/http/security';
+import { validatorPathToRegexp } from '../../src/http/perf/path-regexp-memo';
+import { makeApp } from '../support/app';
+
+/** Every header helmet 8 may set (a new one in an upgrade shows as a difference in the count below). */
+const HELMET_HEADERS = [
+  'content-security-policy', 'cross-origin-opener-policy', 'cross-origin-resource-policy', 'cross-origin-embedder-policy',
+  'origin-agent-cluster', 'referrer-policy', 'strict-transport-security', 'x-content-type-options', 'x-dns-prefetch-control',
+  'x-download-options', 'x-frame-options', 'x-permitted-cross-domain-policies', 'x-xss-protection',
+];
+
+/**
+ * The speed tricks of src/http/perf/, each checked through the real app, so an upgrade of
+ * express-openapi-validator, express or helmet that switches one off turns this red.
+ */
+describe('speed tricks, through the real createApp / createHttpServer', () => {
+  it('when a request is served through createApp, then the validator path-to-regexp is the memo and the request hits it', async () => {
+    const { http } = makeApp();
+    const mod = validatorPathToRegexp();
+    const memo = (mod.pathToRegexp as unknown as Record<symbol, Map<string, unknown>>)[Symbol.for('contract-first-sample-api/path-to-regexp-memo')];
+    expect(memo).toBeInstanceOf(Map);
+    await http.get('/books/1').expect(200);
+    const size = [...memo.values()].length;
+    expect(size).toBeGreaterThan(0);
+    const compiled = new Map([...memo].map(([path, byFlags]) => [path, new Map(byFlags as Map<number, unknown>)]));
+    await http.get('/books/2').expect(200);
+    // The second request compiled nothing new: every route the validator looked up was a memo hit.
+    expect([...memo.keys()]).toEqual([...compiled.keys()]);
+    for (const [path, byFlags] of memo) for (const [flags, value] of byFlags as Map<number, unknown>) expect(compiled.get(path)?.get(flags)).toBe(value);
+  });
+
+  it('when createHttpServer serves a request, then it is born with app.request and express never re-sets the prototype', async () => {
+    const { app } = makeApp();
+    const server = createHttpServer(app, testConfig());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const seen: { proto: unknown; resProto: unknown }[] = [];
+    server.prependListener('request', (req, res) => seen.push({ proto: Object.getPrototypeOf(req), resProto: Object.getPrototypeOf(res) }));
+    const spy = jest.spyOn(Object, 'setPrototypeOf');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/books/1`);
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      expect(seen).toEqual([{ proto: app.request, resProto: app.response }]);
+      // express calls setPrototypeOf with the prototype the object already has: a no-op that keeps V8's shape.
+      for (const [target, proto] of spy.mock.calls) {
+        if (proto === app.request || proto === app.response) expect(Object.getPrototypeOf(target)).toBe(proto);
+      }
+    } finally {
+      spy.mockRestore();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('when a request is served, then the fixed security headers equal what real helmet sets on a real request', async () => {
+    const { http } = makeApp();
+    const served = await http.get('/books/1').expect(200);
+    // Real helmet, as configured for the service, on a real request to a plain express app.
+    const plain = express();
+    plain.use(apiHelmet());
+    plain.get('/books/1', (_req, res) => res.end());
+    const reference = await request(plain).get('/books/1').expect(200);
+    const set = Object.fromEntries(HELMET_HEADERS.filter((name) => reference.headers[name] !== undefined).map((name) => [name, reference.headers[name]]));
+    expect(Object.keys(set).length).toBeGreaterThan(5);
+    for (const [name, value] of Object.entries(set)) expect(served.headers[name]).toBe(value);
+  });
+});
