@@ -1,22 +1,21 @@
-import contentType from 'content-type';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { getOperationAST, type ExecutionResult, type GraphQLError } from 'graphql';
-import { createHandler, type Request as GraphqlHttpRequest } from 'graphql-http';
+import { createHandler, type Handler, type Request as GraphqlHttpRequest, type RequestParams, type Response as GraphqlHttpResponse } from 'graphql-http';
 import type { Resolvers } from '../../generated/graphql';
 import type { Config } from '../config';
-import { readTextBody } from '../http/body';
-import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, OUTCOME_UNKNOWN, requestFingerprint } from '../http/idempotency';
+import { IDEMPOTENCY_KEY } from '../http/idempotency';
 import type { Logger } from '../logger';
 import { NO_GRAPHQL_METRICS, type GraphqlMetrics, type RefusalReason } from '../ops/metrics';
-import { ApiError } from '../http/errors';
-import { StorageUnavailableError } from '../store/errors';
 import type { Store } from '../store/types';
 import { createContext, type GraphQLContext } from './context';
 import { documentPreparer } from './document-cache';
 import { createExecutor } from './execution';
+import { idempotentMutations } from './idempotent-mutations';
 import { aliasLimit, depthLimit } from './limits';
-import { maskErrors, MASKED_MESSAGE, UNAVAILABLE_MESSAGE } from './masking';
+import { errorMasking } from './masking';
+import { plainResult } from './plain-result';
 import { buildSchema } from './schema';
+import { requestParamsReader, transportError, withTransportBody } from './transport';
 
 export interface GraphqlEndpointDeps {
   store: Store;
@@ -28,73 +27,26 @@ export interface GraphqlEndpointDeps {
   metrics?: GraphqlMetrics;
 }
 
-/**
- * Per-request state shared between the graphql-http hooks and the HTTP adapter below. `result` holds a
- * successful execution result (data, no errors) that the adapter serialises itself (see PLACEHOLDER).
- */
-type HookContext = { requestId: string; executedWithoutData: boolean; result?: ExecutionResult; store: Store };
+/** Per-request state the graphql-http hooks share. */
+type HookContext = {
+  requestId: string;
+  /** The store the resolvers use: the service's, or an idempotent mutation's transaction. */
+  store: Store;
+  /** A POST's Idempotency-Key; unset on the inner run that answers the keyed mutation. */
+  idempotencyKey?: string;
+  /** The parameters already parsed (the inner run of a keyed mutation reads no body). */
+  params?: RequestParams;
+  /** Set when the operation ran and its result had data and no errors: only such an answer is kept under a key. */
+  clean: boolean;
+};
 
-/** One HTTP answer of this endpoint, as it is written (and kept under an Idempotency-Key). */
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: string | null;
-}
-
-/**
- * graphql-http serialises every result with a replacer function (to hide non-GraphQL Error objects),
- * which makes JSON.stringify call back for every value: ~15% of the CPU of a nested query. A result
- * with data and no errors holds no Error objects (its leaves are serialised scalars), so graphql-http
- * gets this stand-in instead (same branch: 200 and the negotiated media type) and the adapter writes
- * the real result with a plain JSON.stringify. Results with errors still go through graphql-http.
- */
-const PLACEHOLDER: ExecutionResult = { data: null };
-const PLACEHOLDER_BODY = JSON.stringify(PLACEHOLDER);
+type HookRequest = GraphqlHttpRequest<Request, HookContext>;
 
 /**
  * Brackets a document may nest beyond the depth limit before it is refused unparsed: variable
  * definitions, list and object arguments and inline fragments nest without adding field depth.
  */
 const NESTING_ALLOWANCE = 20;
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/**
- * Answers that come before any GraphQL execution (method, media type, body size, a failure of the
- * server) carry the service's JSON error object (`error`, CONTRACT.md section 2) and a GraphQL-style
- * `errors` list, so both kinds of client read them.
- */
-const TRANSPORT_ERRORS: Record<number, string> = {
-  405: 'Method not allowed: /graphql takes GET (queries only) and POST',
-  406: 'Not acceptable: /graphql answers application/graphql-response+json or application/json',
-  413: 'Request body is too large',
-  415: 'Unsupported media type: POST bodies must be application/json',
-  500: MASKED_MESSAGE,
-};
-
-/** draft-ietf-httpapi-idempotency-key-header: the same rule as openapi.yaml's IdempotencyKey parameter. */
-const VALID_KEY = /^[ -~]{1,255}$/;
-
-/** A mutation's answer that is not kept under its key: thrown to roll its writes back, then written as it is. */
-class NotKept extends Error {
-  constructor(readonly answer: Answer) {
-    super('answer not kept');
-  }
-}
-
-/** Idempotency-Key misuse and storage failures around a mutation: GraphQL-shaped errors with a code. */
-function keyError(status: number, message: string, code: string): Answer {
-  return { status, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify({ errors: [{ message, extensions: { code } }] }) };
-}
-
-function transportErrorBody(message: string): string {
-  return JSON.stringify({ error: message, errors: [{ message }] });
-}
-
-function sendErrors(res: Response, status: number, message: string): void {
-  res.status(status).setHeader('Content-Type', JSON_TYPE);
-  res.end(status in TRANSPORT_ERRORS ? transportErrorBody(message) : JSON.stringify({ errors: [{ message }] }));
-}
 
 /** Which limit refused a document (from the first error's code), for the metrics; `invalid` for any other error. */
 const REFUSAL_BY_CODE: Record<string, RefusalReason> = { QUERY_TOO_DEEP: 'depth', TOO_MANY_ALIASES: 'aliases', TOO_MANY_TOKENS: 'tokens' };
@@ -103,28 +55,18 @@ function refusalReason(errors: readonly GraphQLError[]): RefusalReason {
   return REFUSAL_BY_CODE[String(errors[0]?.extensions?.code)] ?? 'invalid';
 }
 
-/** Errors of the shared body reader (413, 415, 400) as GraphQL-shaped responses. */
-function sendBodyError(res: Response, err: unknown, metrics: GraphqlMetrics): void {
-  if (!(err instanceof ApiError)) return sendErrors(res, 400, 'The request body could not be read.');
-  if (err.status === 413) metrics.refused('body_size');
-  if (err.headers) res.set(err.headers);
-  sendErrors(res, err.status, err.message);
-}
-
-function isJson(req: Request): boolean {
-  try {
-    return contentType.parse(req).type === 'application/json';
-  } catch {
-    return false;
-  }
-}
-
 /**
- * GraphQL over HTTP at one path (graphql-http): GET for queries, POST with JSON, status codes per the
- * spec. Around graphql-http this adds what it leaves to the service: a body limit, a bounded cache of
- * validated documents, depth/alias/token limits checked before execution, masking of unexpected
- * errors, and the 4xx for an `application/graphql-response+json` response without `data` when
- * variable coercion fails (graphql-http answers 200 there).
+ * GraphQL over HTTP at one path: graphql-http decides methods, media types and status codes; this
+ * service adds, through its hooks, what it leaves to a service:
+ * - `parseRequestParams`: the body limit, charset and encoding of the shared reader, and this
+ *   service's transport error body (transport.ts);
+ * - `onSubscribe`: a bounded cache of validated documents with depth/alias/token limits checked before
+ *   execution, the transport 405 of a mutation over GET, and mutations with an Idempotency-Key, which
+ *   run once per key (idempotent-mutations.ts) by running this same handler inside a transaction;
+ * - `onOperation`: metrics per operation, logging of unexpected errors, the 4xx for an
+ *   `application/graphql-response+json` response without `data` (graphql-http answers 200 there), and
+ *   the plain serialisation of clean results (plain-result.ts);
+ * - `formatError`: masking of unexpected errors (masking.ts).
  */
 export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO_GRAPHQL_METRICS }: GraphqlEndpointDeps): RequestHandler {
   const schema = buildSchema(resolvers);
@@ -140,15 +82,32 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
       logger.debug('graphql operation compiled', { operationName });
     },
   });
+  const masking = errorMasking(schema, logger);
+  const readParams = requestParamsReader(config, metrics);
+  const once = idempotentMutations(store, logger, config.idempotencyTtlMs);
 
-  const handle = createHandler<Request, HookContext, GraphQLContext>({
+  /** The keyed mutation's answer on `tx`: this handler again, with the parameters already read and no key. */
+  const answerOn = async (req: HookRequest, params: RequestParams, tx: Store): Promise<{ response: GraphqlHttpResponse; kept: boolean }> => {
+    const context: HookContext = { requestId: req.context.requestId, store: tx, params, clean: false };
+    const response = await handle({ ...req, context });
+    return { response, kept: response[1].status === 200 && context.clean };
+  };
+
+  const handle: Handler<Request, HookContext> = createHandler<Request, HookContext, GraphQLContext>({
     schema,
     execute: executor.execute,
+    formatError: masking.formatError,
+    parseRequestParams: (req) => readParams(req, req.context.params),
     onSubscribe: (req, params) => {
       const document = documents.prepare(params.query);
       if (!('kind' in document)) {
         metrics.refused(refusalReason(document));
         return document;
+      }
+      if (getOperationAST(document, params.operationName)?.operation === 'mutation') {
+        if (req.method === 'GET') return transportError(405, 'Cannot perform mutations over GET', { allow: 'POST' });
+        const key = req.context.idempotencyKey;
+        if (key !== undefined) return once({ key, params, requestId: req.context.requestId, answer: (tx) => answerOn(req, params, tx) });
       }
       return {
         schema,
@@ -161,115 +120,36 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
     onOperation: (req, args, result) => {
       const operation = getOperationAST(args.document, args.operationName);
       if (operation) metrics.executed(req.raw.res, operation.operation, operation.name?.value);
-      if (!('data' in result)) req.context.executedWithoutData = true;
-      const masked = maskErrors(result, logger, req.context.requestId);
-      if ('data' in masked && masked.errors === undefined) {
-        req.context.result = masked;
-        return PLACEHOLDER;
-      }
-      return masked;
+      masking.logUnexpected(result.errors, req.context.requestId);
+      // No data (variables that do not coerce): handed back as a list of GraphQL errors, which graphql-http
+      // answers as a request error, 400 for application/graphql-response+json (200 for application/json).
+      if (!('data' in result) && result.errors?.length) return result.errors as unknown as ExecutionResult;
+      if (result.errors !== undefined) return result;
+      req.context.clean = true;
+      return plainResult(req.raw.headers.accept, result);
     },
   });
 
-  /** The JSON body of a POST as text (the shared reader: limit, charset, encoding); graphql-http judges the rest. */
-  const readBody = async (req: Request, res: Response): Promise<string | undefined> => {
-    if (req.method !== 'POST' || !isJson(req)) return undefined;
-    return readTextBody(req, res, config);
-  };
-
-  /** The answer to one request, its resolvers reading and writing `onStore`. */
-  async function answer(req: Request, res: Response, onStore: Store): Promise<Answer> {
-    const context: HookContext = { requestId: String(res.locals.requestId ?? ''), executedWithoutData: false, store: onStore };
-    const request: GraphqlHttpRequest<Request, HookContext> = {
+  return (req, res) => {
+    const requestId = String(res.locals.requestId ?? '');
+    const request: HookRequest = {
       // HEAD works wherever GET does: it runs as the GET, and Node sends the headers without the body.
       method: req.method === 'HEAD' ? 'GET' : req.method,
       url: req.originalUrl,
       headers: req.headers,
-      body: typeof req.body === 'string' ? req.body : null,
+      body: null,
       raw: req,
-      context,
+      context: { requestId, store, idempotencyKey: req.method === 'POST' ? req.get(IDEMPOTENCY_KEY) : undefined, clean: false },
     };
-    const [handled, init] = await handle(request);
-    let body = context.result !== undefined && handled === PLACEHOLDER_BODY ? JSON.stringify(context.result) : handled;
-    const headers = { ...(init.headers as Record<string, string> | undefined) };
-    let status = init.status ?? 200;
-    if (status in TRANSPORT_ERRORS) {
-      // graphql-http answers these with no body (or, for a mutation over GET, with `errors` only).
-      const given = body ? (JSON.parse(body) as { errors?: { message?: string }[] }).errors?.[0]?.message : undefined;
-      body = transportErrorBody(given ?? TRANSPORT_ERRORS[status]);
-      headers['content-type'] = JSON_TYPE;
-    }
-    if (body !== null && !headers['content-type']) headers['content-type'] = JSON_TYPE;
-    if (status === 200 && context.executedWithoutData && headers['content-type']?.startsWith('application/graphql-response+json')) status = 400;
-    return { status, headers, body };
-  }
-
-  async function respond(req: Request, res: Response): Promise<void> {
-    const key = req.method === 'POST' ? req.get(IDEMPOTENCY_KEY) : undefined;
-    const mutation = key === undefined ? undefined : mutationRequest(req.body);
-    const { status, headers, body } = mutation ? await once(req, res, key!, mutation) : await answer(req, res, store);
-    res.writeHead(status, headers).end(body);
-  }
-
-  /** The operation a POST body selects, when it is a mutation; undefined for anything else. */
-  function mutationRequest(raw: unknown): Record<string, unknown> | undefined {
-    try {
-      const params = JSON.parse(String(raw)) as { query?: unknown; operationName?: unknown; variables?: unknown };
-      if (typeof params.query !== 'string') return undefined;
-      const document = documents.prepare(params.query);
-      if (!('kind' in document)) return undefined;
-      const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
-      if (getOperationAST(document, operationName)?.operation !== 'mutation') return undefined;
-      return { query: params.query, operationName: params.operationName ?? null, variables: params.variables ?? null };
-    } catch {
-      return undefined;
-    }
-  }
-
-  /**
-   * A mutation with an Idempotency-Key runs at most once per key, as REST creates do: its writes and its
-   * answer are kept together, and only when it succeeded without errors (otherwise nothing of it is
-   * kept, and the key may be retried). Same key and request: the first answer again; another request: 422.
-   */
-  async function once(req: Request, res: Response, key: string, mutation: Record<string, unknown>): Promise<Answer> {
-    if (!VALID_KEY.test(key)) return keyError(400, `${IDEMPOTENCY_KEY} must be 1 to 255 printable ASCII characters`, 'BAD_REQUEST');
-    const request = { key, fingerprint: requestFingerprint('POST', '/graphql', mutation), ttlMs: config.idempotencyTtlMs };
-    try {
-      const done = await store.idempotent(request, async (tx) => {
-        const first = await answer(req, res, tx);
-        if (first.status !== 200 || first.body === null || 'errors' in JSON.parse(first.body)) throw new NotKept(first);
-        return first;
-      });
-      switch (done.outcome) {
-        case 'done':
-          return done.answer as Answer;
-        case 'replay':
-          return { ...(done.answer as Answer), headers: { ...done.answer.headers, 'idempotent-replayed': 'true' } };
-        case 'mismatch':
-          return keyError(422, KEY_REUSED, 'IDEMPOTENCY_KEY_REUSED');
-        case 'in-progress':
-          return keyError(409, KEY_IN_PROGRESS, 'IDEMPOTENCY_KEY_IN_PROGRESS');
-      }
-    } catch (err) {
-      if (err instanceof NotKept) return err.answer;
-      if (!(err instanceof StorageUnavailableError)) throw err;
-      logger.warn('graphql mutation not committed', { requestId: res.locals.requestId, outcomeUnknown: err.outcomeUnknown });
-      const answered = keyError(503, err.outcomeUnknown ? OUTCOME_UNKNOWN : UNAVAILABLE_MESSAGE, 'SERVICE_UNAVAILABLE');
-      return { ...answered, headers: { ...answered.headers, 'retry-after': '1' } };
-    }
-  }
-
-  return (req, res) => {
-    readBody(req, res).then(
-      (body) => {
-        req.body = body;
-        respond(req, res).catch((error: unknown) => {
-          logger.error('graphql request failed', { requestId: res.locals.requestId, error });
-          if (res.headersSent) res.destroy();
-          else sendErrors(res, 500, MASKED_MESSAGE);
-        });
+    const send = ([body, init]: GraphqlHttpResponse) => res.writeHead(init.status, init.headers).end(body);
+    handle(request).then(
+      // graphql-http's own 406 (unacceptable Accept) comes before any hook, with no body.
+      (response) => send(withTransportBody(response)),
+      (error: unknown) => {
+        logger.error('graphql request failed', { requestId, error });
+        if (res.headersSent) res.destroy();
+        else send(transportError(500));
       },
-      (err: unknown) => sendBodyError(res, err, metrics),
     );
   };
 }

@@ -1,4 +1,4 @@
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import { GraphQLError, getNamedType, isListType, isNonNullType, isObjectType, Kind, type GraphQLSchema, type GraphQLType } from 'graphql';
 import type { Logger } from '../logger';
 import { OUTCOME_UNKNOWN } from '../http/idempotency';
 import { OverloadedError, StorageUnavailableError } from '../store/errors';
@@ -17,38 +17,71 @@ function expectedFailure(error: unknown): { message: string; code: string } | un
   return undefined;
 }
 
-/**
- * graphql-js's own completion error for a null in a non-null position. It is a plain Error, like an
- * unexpected failure, but it is the standard, intended message the contract asks clients to see.
- */
-const NON_NULL_VIOLATION = /^Cannot return null for non-nullable field [_A-Za-z][_0-9A-Za-z]*\.[_A-Za-z][_0-9A-Za-z]*\.$/;
+/** graphql-js 16's wording of its completion error for a null in a non-null position (execute.js, completeValue). */
+const NON_NULL_VIOLATION = /^Cannot return null for non-nullable field ([_A-Za-z][_0-9A-Za-z]*)\.([_A-Za-z][_0-9A-Za-z]*)\.$/;
 
-/** An error a resolver (or the store below it) did not mean to send: anything but a GraphQLError. */
-function isUnexpected(error: GraphQLError): boolean {
-  const original = error.originalError;
-  if (!original || original instanceof GraphQLError) return false;
-  return !NON_NULL_VIOLATION.test(original.message);
+/** Whether a field's type has a non-null wrapper at any level (`T!`, `[T!]`, `[T!]!`...). */
+function holdsNonNull(type: GraphQLType | undefined): boolean {
+  for (let t = type; t; t = isListType(t) || isNonNullType(t) ? t.ofType : undefined) {
+    if (isNonNullType(t)) return true;
+  }
+  return false;
+}
+
+export interface ErrorMasking {
+  /** graphql-http's `formatError`: an unexpected error becomes "Unexpected error." (or the plain storage message); others pass as they are. */
+  formatError(error: Readonly<GraphQLError | Error>): GraphQLError | Error;
+  /** Logs each unexpected error of a result in full with the request id (formatError has no request to name). */
+  logUnexpected(errors: readonly GraphQLError[] | undefined, requestId: string): void;
 }
 
 /**
- * Replaces unexpected errors in an execution result with "Unexpected error." (keeping `path` and
- * `locations`, dropping the message and everything else) and logs each in full with the request id.
- * Deliberate errors (GraphQLError with a code, such as BAD_USER_INPUT) pass unchanged.
+ * Masking of the errors a resolver (or the store below it) did not mean to send: anything but a
+ * GraphQLError. Deliberate errors (GraphQLError with a code, such as BAD_USER_INPUT), validation and
+ * request errors pass unchanged; a masked error keeps `path` and `locations` and nothing else.
  */
-export function maskErrors(result: ExecutionResult, logger: Logger, requestId: string): ExecutionResult {
-  if (!result.errors?.some(isUnexpected)) return result;
-  const errors = result.errors.map((error) => {
-    if (!isUnexpected(error)) return error;
-    const expected = expectedFailure(error.originalError);
-    logger[expected ? 'warn' : 'error']('graphql resolver failed', { requestId, path: error.path?.join('.'), error: error.originalError });
-    // Storage down or busy is expected to pass: say so (as REST's 503 does), still without internals.
-    return new GraphQLError(expected?.message ?? MASKED_MESSAGE, {
-      nodes: error.nodes,
-      source: error.source,
-      positions: error.positions,
-      path: error.path,
-      extensions: { code: expected?.code ?? 'INTERNAL_SERVER_ERROR' },
-    });
-  });
-  return { ...result, errors };
+export function errorMasking(schema: GraphQLSchema, logger: Logger): ErrorMasking {
+  /**
+   * graphql-js's own error for a null in a non-null field is a plain Error (no class or code marks it),
+   * like an unexpected failure, but it is the standard message the contract asks clients to see. It is
+   * told apart by its wording AND by the schema: the field it names must be the field the error is
+   * located at, and that field's type must hold a non-null. A resolver's own error that merely reads
+   * alike is masked. (graphql-jit's results never reach here with errors: see execution.ts.)
+   */
+  const isNonNullViolation = (error: GraphQLError, original: Error): boolean => {
+    const named = NON_NULL_VIOLATION.exec(original.message);
+    const node = error.nodes?.[0];
+    if (!named || node?.kind !== Kind.FIELD || node.name.value !== named[2]) return false;
+    const parent = getNamedType(schema.getType(named[1]));
+    return isObjectType(parent) && holdsNonNull(parent.getFields()[named[2]]?.type);
+  };
+
+  const isUnexpected = (error: Readonly<GraphQLError | Error>): error is GraphQLError & { originalError: Error } => {
+    if (!(error instanceof GraphQLError)) return false; // request errors (unparsable body...) are the client's
+    const original = error.originalError;
+    if (!original || original instanceof GraphQLError) return false;
+    return !isNonNullViolation(error, original);
+  };
+
+  return {
+    formatError(error) {
+      if (!isUnexpected(error)) return error as GraphQLError | Error;
+      // Storage down or busy is expected to pass: say so (as REST's 503 does), still without internals.
+      const expected = expectedFailure(error.originalError);
+      return new GraphQLError(expected?.message ?? MASKED_MESSAGE, {
+        nodes: error.nodes,
+        source: error.source,
+        positions: error.positions,
+        path: error.path,
+        extensions: { code: expected?.code ?? 'INTERNAL_SERVER_ERROR' },
+      });
+    },
+    logUnexpected(errors, requestId) {
+      for (const error of errors ?? []) {
+        if (!isUnexpected(error)) continue;
+        const level = expectedFailure(error.originalError) ? 'warn' : 'error';
+        logger[level]('graphql resolver failed', { requestId, path: error.path?.join('.'), error: error.originalError });
+      }
+    },
+  };
 }

@@ -34,4 +34,12 @@ describe('GraphQL error masking', () => {
     const res = await gql('mutation { addTodo(title: "") { id } }');
     expect(res.body.errors?.[0]).toMatchObject({ message: 'title must not be blank.', extensions: { code: 'BAD_USER_INPUT' } });
   });
+
+  it('when a resolver error only reads like graphql-js\'s non-null error (it names another field), then it is masked', async () => {
+    const store = seededStore();
+    const failing = { ...store, books: { ...store.books, list: async () => Promise.reject(new Error('Cannot return null for non-nullable field Book.title.')) } };
+    const { gql } = makeGqlApp({ store: failing });
+    const res = await gql('{ books { id } }');
+    expect(res.body.errors).toEqual([expect.objectContaining({ message: 'Unexpected error.', path: ['books'], extensions: { code: 'INTERNAL_SERVER_ERROR' } })]);
+  });
 });

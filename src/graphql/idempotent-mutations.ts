@@ -1,0 +1,75 @@
+import type { Response } from 'graphql-http';
+import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, OUTCOME_UNKNOWN, requestFingerprint } from '../http/idempotency';
+import type { Logger } from '../logger';
+import { StorageUnavailableError } from '../store/errors';
+import type { Store } from '../store/types';
+import { UNAVAILABLE_MESSAGE } from './masking';
+import { JSON_TYPE } from './transport';
+
+/** draft-ietf-httpapi-idempotency-key-header: the same rule as openapi.yaml's IdempotencyKey parameter. */
+const VALID_KEY = /^[ -~]{1,255}$/;
+
+/** One HTTP answer of the endpoint as it is kept under an Idempotency-Key. */
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+/** A mutation's answer that is not kept under its key: thrown to roll its writes back, then sent as it is. */
+class NotKept extends Error {
+  constructor(readonly answer: Response) {
+    super('answer not kept');
+  }
+}
+
+const toAnswer = ([body, init]: Response): Answer => ({ status: init.status, headers: { ...(init.headers as Record<string, string>) }, body });
+const toResponse = ({ status, headers, body }: Answer): Response => [body, { status, statusText: '', headers }];
+
+/** Idempotency-Key misuse and storage failures around a mutation: GraphQL-shaped errors with a code. */
+function keyError(status: number, message: string, code: string, headers?: Record<string, string>): Response {
+  return toResponse({ status, headers: { 'content-type': JSON_TYPE, ...headers }, body: JSON.stringify({ errors: [{ message, extensions: { code } }] }) });
+}
+
+/** One mutation request with a key: what identifies it, and how to answer it on a given store. */
+export interface KeyedMutation {
+  key: string;
+  params: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null };
+  /** The endpoint's own answer path, its resolvers reading and writing `store`; `kept` says whether it may be kept. */
+  answer(store: Store): Promise<{ response: Response; kept: boolean }>;
+  requestId: string;
+}
+
+/**
+ * A mutation with an Idempotency-Key runs at most once per key, as REST creates do: its writes and its
+ * answer are kept together, and only when it succeeded without errors (otherwise nothing of it is
+ * kept, and the key may be retried). Same key and request: the first answer again; another request: 422.
+ */
+export function idempotentMutations(store: Store, logger: Logger, ttlMs: number) {
+  return async function once({ key, params, answer, requestId }: KeyedMutation): Promise<Response> {
+    if (!VALID_KEY.test(key)) return keyError(400, `${IDEMPOTENCY_KEY} must be 1 to 255 printable ASCII characters`, 'BAD_REQUEST');
+    const fingerprint = requestFingerprint('POST', '/graphql', { query: params.query, operationName: params.operationName ?? null, variables: params.variables ?? null });
+    try {
+      const done = await store.idempotent({ key, fingerprint, ttlMs }, async (tx) => {
+        const first = await answer(tx);
+        if (!first.kept) throw new NotKept(first.response);
+        return toAnswer(first.response);
+      });
+      switch (done.outcome) {
+        case 'done':
+          return toResponse(done.answer as Answer);
+        case 'replay':
+          return toResponse({ ...(done.answer as Answer), headers: { ...done.answer.headers, 'idempotent-replayed': 'true' } });
+        case 'mismatch':
+          return keyError(422, KEY_REUSED, 'IDEMPOTENCY_KEY_REUSED');
+        case 'in-progress':
+          return keyError(409, KEY_IN_PROGRESS, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+      }
+    } catch (err) {
+      if (err instanceof NotKept) return err.answer;
+      if (!(err instanceof StorageUnavailableError)) throw err;
+      logger.warn('graphql mutation not committed', { requestId, outcomeUnknown: err.outcomeUnknown });
+      return keyError(503, err.outcomeUnknown ? OUTCOME_UNKNOWN : UNAVAILABLE_MESSAGE, 'SERVICE_UNAVAILABLE', { 'retry-after': '1' });
+    }
+  };
+}

@@ -1,0 +1,90 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import contentType from 'content-type';
+import { parseRequestParams, type Request, type RequestParams, type Response } from 'graphql-http';
+import type { Config } from '../config';
+import { readTextBody } from '../http/body';
+import type { GraphqlMetrics } from '../ops/metrics';
+import { ApiError } from '../http/errors';
+import { MASKED_MESSAGE } from './masking';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Answers that come before any GraphQL execution (method, media type, body size, a failure of the
+ * server) carry the service's JSON error object (`error`, CONTRACT.md section 2) and a GraphQL-style
+ * `errors` list, so both kinds of client read them.
+ */
+const TRANSPORT_ERRORS: Record<number, string> = {
+  405: 'Method not allowed: /graphql takes GET (queries only) and POST',
+  406: 'Not acceptable: /graphql answers application/graphql-response+json or application/json',
+  413: 'Request body is too large',
+  415: 'Unsupported media type: POST bodies must be application/json',
+  500: MASKED_MESSAGE,
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  500: 'Internal Server Error',
+};
+
+/**
+ * A transport error as graphql-http's Response: `{error, errors: [{message}]}` for the statuses above,
+ * `{errors: [{message}]}` for any other (a body that is not UTF-8, say: a GraphQL client's 400).
+ */
+export function transportError(status: number, message = TRANSPORT_ERRORS[status] ?? MASKED_MESSAGE, headers?: Record<string, string>): Response {
+  const body = status in TRANSPORT_ERRORS ? { error: message, errors: [{ message }] } : { errors: [{ message }] };
+  return [JSON.stringify(body), { status, statusText: STATUS_TEXT[status] ?? '', headers: { ...headers, 'content-type': JSON_TYPE } }];
+}
+
+/**
+ * graphql-http answers a wrong method (405), an unacceptable Accept (406) and a media type it does not
+ * parse (415) with no body: they get this service's transport error body, keeping graphql-http's
+ * status and headers (`Allow`, `Accept`). Any other answer passes as it is.
+ */
+export function withTransportBody(response: Response): Response {
+  const [body, init] = response;
+  if (body !== null) return response;
+  return transportError(init.status, undefined, init.headers as Record<string, string> | undefined);
+}
+
+function isJson(headers: IncomingMessage['headers']): boolean {
+  try {
+    return contentType.parse({ headers }).type === 'application/json';
+  } catch {
+    return false;
+  }
+}
+
+/** What the request-parsing hook needs of the raw request: the Node request and response, as Express gives them. */
+export interface RawExchange {
+  raw: IncomingMessage & { res?: ServerResponse };
+}
+
+/**
+ * graphql-http's `parseRequestParams` hook: reads a POST's JSON body with the shared reader (limit,
+ * charset, content encoding: 413, 415, 400) and hands the text to graphql-http's own parser, which
+ * judges the method, the media type and the parameters. A request whose parameters were already
+ * parsed (`known`, the inner run of an idempotent mutation) is not read again.
+ */
+export function requestParamsReader(config: Config, metrics: GraphqlMetrics) {
+  return async <Raw extends RawExchange['raw'], Context>(req: Request<Raw, Context>, known?: RequestParams): Promise<RequestParams | Response> => {
+    if (known) return known;
+    let body: string | null = null;
+    if (req.method === 'POST') {
+      if (!isJson(req.raw.headers)) return transportError(415);
+      try {
+        body = await readTextBody(req.raw, req.raw.res!, config);
+      } catch (err) {
+        if (!(err instanceof ApiError)) return transportError(400, 'The request body could not be read.');
+        if (err.status === 413) metrics.refused('body_size');
+        return transportError(err.status, err.message, err.headers as Record<string, string> | undefined);
+      }
+    }
+    const parsed = await parseRequestParams({ ...req, body });
+    return Array.isArray(parsed) ? withTransportBody(parsed as Response) : parsed;
+  };
+}
