@@ -3,6 +3,7 @@ import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { GraphQLObjectType, GraphQLScalarType, buildSchema, getNullableType, isNonNullType } from 'graphql';
 import { loadGraphqlSdl, loadOpenApi, projectRoot } from '../spec';
+import { GRAPHQL_TYPES, REST_SCHEMAS } from './fields';
 import { COLLECTIONS, type SeedData } from './types';
 
 export const defaultSeedPath = path.join(projectRoot, 'seed', 'default.json');
@@ -29,14 +30,15 @@ export function emptySeed(): SeedData {
 /** Defaults of the fields the contract makes optional on create, applied to seed records too. */
 const SEED_DEFAULTS: Record<string, Record<string, unknown>> = { books: { pages: 0 }, todos: { done: false }, tasks: { done: false } };
 
-/** The REST representation each collection is checked against, from openapi.yaml's component schemas. */
-const REST_SCHEMAS = { books: 'Book', todos: 'Todo', notes: 'Note', items: 'Item', tasks: 'Task' } as const;
-/** The GraphQL type each GraphQL-only collection is checked against, from schema.graphql, plus its parent link. */
-const GRAPHQL_TYPES = {
-  users: { type: 'User', parent: undefined },
-  posts: { type: 'Post', parent: { key: 'userId', collection: 'users' } },
-  comments: { type: 'Comment', parent: { key: 'postId', collection: 'posts' } },
-} as const;
+/**
+ * Each GraphQL-only collection's parent link. REST records are checked against their openapi.yaml
+ * schema (REST_SCHEMAS), GraphQL-only ones against their schema.graphql type (GRAPHQL_TYPES).
+ */
+const PARENTS = {
+  users: undefined,
+  posts: { key: 'userId', collection: 'users' },
+  comments: { key: 'postId', collection: 'posts' },
+} as const satisfies Record<keyof typeof GRAPHQL_TYPES, unknown>;
 
 /**
  * Checks seed data against the specs: REST records against openapi.yaml's schemas, GraphQL records
@@ -80,7 +82,8 @@ export function validateSeed(raw: unknown, source = 'seed'): SeedData {
   }
 
   const schema = buildSchema(loadGraphqlSdl());
-  for (const [name, { type, parent }] of Object.entries(GRAPHQL_TYPES)) {
+  for (const [name, type] of Object.entries(GRAPHQL_TYPES)) {
+    const parent = PARENTS[name as keyof typeof PARENTS];
     const objectType = schema.getType(type) as GraphQLObjectType;
     const parentIds = parent && new Set(seed[parent.collection].map((record) => record.id));
     seed[name].forEach((record, index) => {

@@ -65,8 +65,6 @@ export interface Collection<T extends { id: number }> {
   /** Records in id order; one page of them when `page` has a limit or offset. */
   list(page?: Page): Promise<ListResult<T>>;
   get(id: number): Promise<T | undefined>;
-  /** Records for these ids, in the same order; `undefined` where an id is unknown. */
-  getMany(ids: readonly number[]): Promise<(T | undefined)[]>;
   create(data: Omit<T, 'id'>): Promise<T>;
   /**
    * Applies the fields present in `patch`; absent fields keep their value. With `expect`, only when the

@@ -1,5 +1,6 @@
 import { StorageUnavailableError } from '../../src/store/errors';
 import { makeApp, makeStore, snapshot } from '../support/app';
+import { failingFirst } from '../support/idempotency';
 
 const KEY = 'Idempotency-Key';
 const ADD = 'mutation Add($title: String!) { addTodo(title: $title) { id title done } }';
@@ -48,14 +49,7 @@ describe('POST /graphql with an Idempotency-Key', () => {
   });
 
   it('when storage fails during the mutation, then nothing is kept and a retry with the key creates the record once', async () => {
-    const store = makeStore();
-    const run = store.idempotent.bind(store);
-    let failures = 1;
-    store.idempotent = (request, work) =>
-      run(request, async (tx) => {
-        if (failures-- > 0) throw new StorageUnavailableError();
-        return work(tx);
-      });
+    const store = failingFirst(makeStore(), 1, () => new StorageUnavailableError());
     const { http } = makeApp({ store });
     const before = await snapshot(store);
     const failed = await http.post('/graphql').set(KEY, 'g-4').send({ query: ADD, variables: { title: 'Water' } }).expect(503);

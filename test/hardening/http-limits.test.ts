@@ -1,21 +1,12 @@
 import { connect } from 'node:net';
-import { makeApp } from '../support/app';
-import { listen, type Listening } from './support/http';
-import { rawExchange } from './support/raw';
+import { rawExchange, serveForRawTests } from './support/raw';
 
 const LIMITS = { maxHeaderSize: 8 * 1024, headersTimeoutMs: 600, requestTimeoutMs: 1200, keepAliveTimeoutMs: 500 };
 const request = (head: string) => `${head}\r\nHost: localhost\r\n`;
 
 describe('HTTP-level limits (short timeouts in this test config)', () => {
-  let server: Listening;
-  let store: ReturnType<typeof makeApp>['store'];
-  beforeAll(async () => {
-    const made = makeApp({ config: LIMITS });
-    store = made.store;
-    server = await listen(made.app, LIMITS);
-  });
-  afterAll(() => server.close());
-  const stillServing = async () => expect((await server.send({ method: 'GET', path: '/books/1' })).status).toBe(200);
+  const server = serveForRawTests(LIMITS);
+  const { stillServing } = server;
 
   it('when the request headers are larger than MAX_HEADER_SIZE, then the answer is 431 and the connection closes', async () => {
     const result = await rawExchange(server.port, [request('GET /books HTTP/1.1') + `X-Big: ${'a'.repeat(9 * 1024)}\r\n\r\n`]);
@@ -55,13 +46,13 @@ describe('HTTP-level limits (short timeouts in this test config)', () => {
   });
 
   it('when a client sends its body too slowly, then the connection is closed after REQUEST_TIMEOUT_MS and nothing is stored', async () => {
-    const before = await store.books.list();
+    const before = await server.store.books.list();
     const head = request('POST /books HTTP/1.1') + 'Content-Type: application/json\r\nContent-Length: 200\r\n\r\n';
     const body = '{"title":"slow"'.split('');
     const result = await rawExchange(server.port, [head, ...body], { gapMs: 150, waitMs: 5000 });
     expect(result.closed).toBe(true);
     expect(result.ms).toBeLessThan(LIMITS.requestTimeoutMs + 1500);
-    expect((await store.books.list()).total).toBe(before.total);
+    expect((await server.store.books.list()).total).toBe(before.total);
   });
 
   it('when many connections open and stay idle, then other clients are served and the idle ones are closed', async () => {
@@ -76,7 +67,7 @@ describe('HTTP-level limits (short timeouts in this test config)', () => {
   });
 
   it('when a client disconnects in the middle of a request body, then nothing is stored and the server keeps serving', async () => {
-    const before = await store.books.list();
+    const before = await server.store.books.list();
     const head = request('POST /books HTTP/1.1') + 'Content-Type: application/json\r\nContent-Length: 40\r\n\r\n';
     await new Promise<void>((resolve) => {
       const socket = connect(server.port, '127.0.0.1', () => {
@@ -88,7 +79,7 @@ describe('HTTP-level limits (short timeouts in this test config)', () => {
       });
     });
     await new Promise((r) => setTimeout(r, 100));
-    expect((await store.books.list()).total).toBe(before.total);
+    expect((await server.store.books.list()).total).toBe(before.total);
     await stillServing();
   });
 

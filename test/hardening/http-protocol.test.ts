@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { makeApp } from '../support/app';
-import { listen, type Listening } from './support/http';
-import { rawExchange, type RawResult } from './support/raw';
+import { listen } from './support/http';
+import { rawExchange, serveForRawTests, type RawResult } from './support/raw';
 
 const LIMITS = { bodyLimit: 64 * 1024, headersTimeoutMs: 2000, requestTimeoutMs: 10_000 };
 
@@ -32,16 +32,8 @@ function chunkedBody(field: string, total: number): string {
 }
 
 describe('HTTP/1.1 edge cases (raw sockets)', () => {
-  let server: Listening;
-  let store: ReturnType<typeof makeApp>['store'];
-  beforeAll(async () => {
-    const made = makeApp({ config: LIMITS });
-    store = made.store;
-    server = await listen(made.app, LIMITS);
-  });
-  afterAll(() => server.close());
-  const counts = async () => ({ books: (await store.books.list()).total, items: (await store.items.list()).total, todos: (await store.todos.list()).total });
-  const stillServing = async () => expect((await server.send({ method: 'GET', path: '/books/1' })).status).toBe(200);
+  const server = serveForRawTests(LIMITS);
+  const { counts, stillServing } = server;
 
   describe('a body over BODY_LIMIT, sent at once by a client that reads the answer afterwards', () => {
     it.each([
@@ -85,15 +77,8 @@ describe('HTTP/1.1 edge cases (raw sockets)', () => {
 
 
 describe('HTTP/1.1 message rules (raw sockets)', () => {
-  let server: Listening;
-  let store: ReturnType<typeof makeApp>['store'];
-  beforeAll(async () => {
-    const made = makeApp({ config: LIMITS });
-    store = made.store;
-    server = await listen(made.app, LIMITS);
-  });
-  afterAll(() => server.close());
-  const counts = async () => ({ books: (await store.books.list()).total, items: (await store.items.list()).total, todos: (await store.todos.list()).total });
+  const server = serveForRawTests(LIMITS);
+  const { counts } = server;
   const exchange = (request: string) => rawExchange(server.port, [request], { waitMs: 3000 });
   const post = (path: string, headers: string, body: string) =>
     `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${headers}\r\n${body}`;
@@ -219,7 +204,7 @@ describe('HTTP/1.1 message rules (raw sockets)', () => {
     it('when the target is in absolute form, then it is served as its path (and query)', async () => {
       const result = await exchange('GET http://localhost:3000/books?limit=1 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
       expect(result.status).toBe(200);
-      expect(header(result, 'x-total-count')).toBe(String((await store.books.list()).total));
+      expect(header(result, 'x-total-count')).toBe(String((await server.store.books.list()).total));
       expect(JSON.parse(bodyOf(result))).toEqual([expect.objectContaining({ id: 1 })]);
     });
 

@@ -1,6 +1,6 @@
 import { StorageUnavailableError } from '../../src/store/errors';
 import { makeApp, makeStore, snapshot } from '../support/app';
-import { gated } from '../support/idempotency';
+import { failingFirst, gated } from '../support/idempotency';
 import { expectJsonError, expectTextError } from '../support/rest-expect';
 
 type Family = { path: string; format: 'json' | 'text'; body: Record<string, unknown>; other: Record<string, unknown>; location: boolean };
@@ -89,14 +89,7 @@ describe('POST with an Idempotency-Key', () => {
   });
 
   it('when the first attempt fails (storage unreachable), then nothing is kept and a retry with the key creates the record once', async () => {
-    const store = makeStore();
-    const run = store.idempotent.bind(store);
-    let failures = 1;
-    store.idempotent = (request, work) =>
-      run(request, async (tx) => {
-        if (failures-- > 0) throw new StorageUnavailableError();
-        return work(tx);
-      });
+    const store = failingFirst(makeStore(), 1, () => new StorageUnavailableError());
     const { http } = makeApp({ store });
     const before = await snapshot(store);
     const failed = await http.post('/books').set(KEY, 'k-5').send({ title: 'Emma' });
@@ -108,14 +101,7 @@ describe('POST with an Idempotency-Key', () => {
   });
 
   it('when COMMIT got no answer (outcome unknown), then the 503 says so in the family format, and the key makes the retry safe', async () => {
-    const store = makeStore();
-    const run = store.idempotent.bind(store);
-    let failures = 2;
-    store.idempotent = (request, work) =>
-      run(request, async (tx) => {
-        if (failures-- > 0) throw new StorageUnavailableError('COMMIT sent, no answer', { outcomeUnknown: true });
-        return work(tx);
-      });
+    const store = failingFirst(makeStore(), 2, () => new StorageUnavailableError('COMMIT sent, no answer', { outcomeUnknown: true }));
     const { http } = makeApp({ store });
     const unknown = 'Service unavailable: the outcome of this write is unknown; retry with the same Idempotency-Key';
     const json = await http.post('/books').set(KEY, 'k-8').send({ title: 'Emma' });

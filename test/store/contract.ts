@@ -1,17 +1,21 @@
+import { loadOpenApi } from '../../src/spec';
+import { REST_SCHEMAS } from '../../src/store/fields';
 import { STALE, type Collection, type SeedData, type Store } from '../../src/store/types';
+import { makeApp } from '../support/app';
 
 /** A small seed with gaps in its ids, so "largest + 1" differs from "count + 1". */
 export function contractSeed(): SeedData {
   return {
     books: [
-      { id: 2, title: 'Dune', pages: 412 },
+      // Fields out of the spec's order, as a seed file may write them: answers still show the spec's order.
+      { pages: 412, title: 'Dune', id: 2 },
       { id: 5, title: 'Emma', pages: 474 },
       { id: 3, title: 'Beloved', pages: 324 },
     ],
     todos: [{ id: 1, text: 'Buy milk', done: false }],
     notes: [{ id: 4, body: 'Call the plumber' }],
     items: [{ id: 1, name: 'Hammer' }],
-    tasks: [{ id: 7, title: 'Write tests', done: true }],
+    tasks: [{ done: true, title: 'Write tests', id: 7 }],
     users: [
       { id: 1, name: 'Ada', email: 'ada@example.com' },
       { id: 2, name: 'Alan', email: 'alan@example.com' },
@@ -42,6 +46,39 @@ const SAMPLES = {
   posts: { userId: 3, title: 'Abstraction', body: 'Text' },
   comments: { postId: 4, body: 'Nice' },
 } as const;
+
+/**
+ * Bodies for each REST collection's create and replace, each with its fields in the reverse of the
+ * spec's order: the order of an answer must come from the spec, not from the request.
+ */
+const REST_BODIES: Record<keyof typeof REST_SCHEMAS, { post?: object; put?: object }> = {
+  books: { post: { pages: 264, title: 'Kindred' }, put: { pages: 7, title: 'Dune' } },
+  todos: { post: { text: 'Water the plants' } },
+  notes: { put: { body: 'Call the electrician' } },
+  items: { post: { name: 'Screwdriver' } },
+  tasks: { post: { title: 'Review the PR' }, put: { done: false, title: 'Write more tests' } },
+};
+
+/**
+ * For each REST collection, the operations openapi.yaml gives it that answer records (list, get,
+ * create, replace) and the order of its record schema's properties.
+ */
+function restAnswers() {
+  const spec = loadOpenApi();
+  const schemas = spec.components.schemas as Record<string, { properties: Record<string, unknown> }>;
+  return Object.entries(REST_SCHEMAS).map(([name, schema]) => {
+    const list = spec.paths[`/${name}`] ?? {};
+    const one = spec.paths[`/${name}/{id}`] ?? {};
+    return {
+      name: name as keyof typeof REST_SCHEMAS,
+      order: Object.keys(schemas[schema].properties),
+      list: 'get' in list,
+      get: 'get' in one,
+      post: 'post' in list,
+      put: 'put' in one,
+    };
+  });
+}
 
 /** Tries to change a record the store returned: a frozen record refuses with a TypeError, a copy takes it. */
 function attemptChange(change: () => unknown): void {
@@ -86,7 +123,7 @@ export function storeContract(makeStore: (seed: SeedData) => Promise<Store>): vo
     });
   });
 
-  describe('get and getMany', () => {
+  describe('get', () => {
     it('when the id exists, then get returns the record; when not, undefined', async () => {
       expect(await store.tasks.get(7)).toEqual({ id: 7, title: 'Write tests', done: true });
       expect(await store.tasks.get(8)).toBeUndefined();
@@ -99,11 +136,11 @@ export function storeContract(makeStore: (seed: SeedData) => Promise<Store>): vo
       expect((await store.books.get(2))!.title).toBe('Dune');
     });
 
-    it('when the caller changes records returned by list, getMany, create or update, then the stored records are unchanged', async () => {
+    it('when the caller changes records returned by list, get, create or update, then the stored records are unchanged', async () => {
       const listed = (await store.books.list()).items;
       attemptChange(() => (listed[1].title = 'changed by list'));
-      const [many] = await store.books.getMany([2]);
-      attemptChange(() => (many!.pages = -1));
+      const got = (await store.books.get(2))!;
+      attemptChange(() => (got.pages = -1));
       const created = await store.books.create({ title: 'New', pages: 1 });
       attemptChange(() => (created.title = 'changed by create'));
       const updated = (await store.books.update(2, { pages: 7 }))!;
@@ -116,11 +153,9 @@ export function storeContract(makeStore: (seed: SeedData) => Promise<Store>): vo
       expect((await store.posts.listByParents([1]))[0].title).toBe('Notes on the engine');
     });
 
-    it('when given ids, then getMany answers in the same order with undefined for unknown ids', async () => {
-      const found = await store.users.getMany([3, 99, 1, 3]);
-      expect(found.map((u) => u?.id)).toEqual([3, undefined, 1, 3]);
-      expect(found[0]).toEqual({ id: 3, name: 'Grace', email: 'grace@example.com' });
-      expect(await store.users.getMany([])).toEqual([]);
+    it('when the id is a GraphQL-only record, then get returns it whole; an unknown id is undefined', async () => {
+      expect(await store.users.get(3)).toEqual({ id: 3, name: 'Grace', email: 'grace@example.com' });
+      expect(await store.users.get(99)).toBeUndefined();
     });
   });
 
@@ -286,6 +321,31 @@ export function storeContract(makeStore: (seed: SeedData) => Promise<Store>): vo
       expect((await store.posts.listByParents([2])).map((p) => p.id)).not.toContain(1);
       await store.posts.delete(2);
       expect((await store.posts.listByParents([1, 1])).map((p) => p.id)).toEqual([1]);
+    });
+  });
+
+  describe('field order in REST answers', () => {
+    /** A record's keys, next to the spec's properties it has, in the spec's order. */
+    const keysAndSpec = (record: Record<string, unknown>, order: string[]) => [Object.keys(record), order.filter((f) => f in record)];
+
+    it.each(restAnswers())('when $name records are listed, read, created and replaced, then their fields come in the spec\'s order', async (c) => {
+      const { http } = makeApp({ store });
+      const answers: Record<string, unknown>[] = [];
+      if (c.list) answers.push(...(await http.get(`/${c.name}`).expect(200)).body);
+      let id = (await store[c.name].list()).items[0].id;
+      if (c.post) {
+        const created = (await http.post(`/${c.name}`).send(REST_BODIES[c.name].post!).expect(201)).body;
+        answers.push(created);
+        id = created.id;
+      }
+      if (c.get) answers.push((await http.get(`/${c.name}/${id}`).expect(200)).body);
+      if (c.put) answers.push((await http.put(`/${c.name}/${id}`).send(REST_BODIES[c.name].put!).expect(200)).body);
+      expect(answers.length).toBeGreaterThan(1);
+      for (const answer of answers) {
+        const [keys, expected] = keysAndSpec(answer, c.order);
+        expect(keys).toEqual(expected);
+        expect(keys[0]).toBe('id');
+      }
     });
   });
 

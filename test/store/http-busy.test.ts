@@ -7,7 +7,7 @@ function busy(store: Store): Store {
   const fail = async () => {
     throw new OverloadedError('Server busy: no storage connection within 10000 ms');
   };
-  const collection = { list: fail, get: fail, getMany: fail, create: fail, update: fail, delete: fail, listByParents: fail };
+  const collection = { list: fail, get: fail, create: fail, update: fail, delete: fail, listByParents: fail };
   const names = ['books', 'todos', 'notes', 'items', 'tasks', 'users', 'posts', 'comments'] as const;
   return { ...store, ...Object.fromEntries(names.map((n) => [n, { ...collection, parentKey: 'id' }])) } as unknown as Store;
 }

@@ -70,7 +70,6 @@ function lazyCollection(ready: Promise<Store>, name: keyof Store, parentKey?: st
     parentKey: parentKey as 'id' | undefined,
     list: async (page) => (await target()).list(page),
     get: async (id) => (await target()).get(id),
-    getMany: async (ids) => (await target()).getMany(ids),
     create: async (data) => (await target()).create(data),
     // Every argument passes on: a dropped `expect` would turn conditional writes into plain ones.
     update: (async (id: number, patch: object, expect?: Expect<{ id: number }>) => (await target()).update(id, patch, expect)) as AnyCollection['update'],

@@ -1,40 +1,24 @@
+import { inOrder } from '../fields';
 import { STALE, type ChildCollection, type Collection, type Expect, type ListResult, type Page, type Stale } from '../types';
 
 /**
- * A frozen copy of a record: its own object, and any nested object or array deep-copied and frozen too
- * (the spec's records are flat, so this is normally one spread and one freeze).
- */
-function frozenCopy<T extends object>(value: T): T {
-  const copy = { ...value } as Record<string, unknown>;
-  for (const key of Object.keys(copy)) {
-    const field = copy[key];
-    if (typeof field === 'object' && field !== null) copy[key] = deepFreeze(structuredClone(field));
-  }
-  return Object.freeze(copy) as T;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const field of Object.values(value)) deepFreeze(field);
-    Object.freeze(value);
-  }
-  return value;
-}
-
-/**
  * An in-memory collection. Records live in a Map kept in insertion order, which is id order because
- * ids only grow. Stored records are frozen copies, made when they are written (copy on write: an
- * update stores a new frozen record, never changes one in place). Reads hand out those frozen
- * records without copying them, so a list of 10,000 records costs no 10,000 copies, and callers
- * still never change stored data: a write to a returned record throws (strict mode) or is ignored.
+ * ids only grow. Stored records are frozen copies with their fields in the spec's order (`order`,
+ * see fields.ts), made when they are written (copy on write: an update stores a new frozen record,
+ * never changes one in place). Reads hand out those frozen records without copying them, so a list
+ * of 10,000 records costs no 10,000 copies, and callers still never change stored data: a write to
+ * a returned record throws (strict mode) or is ignored. Records are flat (every field a scalar), so
+ * freezing the copy freezes all of it.
  */
 export class MemoryCollection<T extends { id: number }> implements Collection<T> {
   protected readonly records = new Map<number, T>();
   private lastId = 0;
+  private readonly copy: (record: T) => T;
 
-  constructor(seed: readonly T[] = []) {
+  constructor(seed: readonly T[] = [], order: readonly string[] = ['id']) {
+    this.copy = inOrder<T>(order);
     for (const record of [...seed].sort((a, b) => a.id - b.id)) {
-      this.records.set(record.id, frozenCopy(record));
+      this.records.set(record.id, this.frozenCopy(record));
       this.lastId = Math.max(this.lastId, record.id);
     }
   }
@@ -59,15 +43,11 @@ export class MemoryCollection<T extends { id: number }> implements Collection<T>
     return this.records.get(id);
   }
 
-  async getMany(ids: readonly number[]): Promise<(T | undefined)[]> {
-    return ids.map((id) => this.records.get(id));
-  }
-
   async create(data: Omit<T, 'id'>): Promise<T> {
     // Synchronous from here to the set: no other create can interleave, so ids stay unique.
     this.lastId += 1;
-    // id first, as every response shows it; then forced, so a stray `id` in data can never win.
-    const record = frozenCopy(Object.assign({ id: this.lastId }, data, { id: this.lastId }) as T);
+    // The id is forced, so a stray `id` in data can never win.
+    const record = this.frozenCopy({ ...data, id: this.lastId } as T);
     this.records.set(record.id, record);
     this.stored(record);
     return record;
@@ -84,7 +64,7 @@ export class MemoryCollection<T extends { id: number }> implements Collection<T>
     for (const [key, value] of Object.entries(patch)) {
       if (value !== undefined) (next as Record<string, unknown>)[key] = value;
     }
-    const stored = frozenCopy(next);
+    const stored = this.frozenCopy(next);
     this.records.set(id, stored);
     this.stored(stored, current);
     return stored;
@@ -99,6 +79,10 @@ export class MemoryCollection<T extends { id: number }> implements Collection<T>
     this.records.delete(id);
     this.removed(current);
     return true;
+  }
+
+  private frozenCopy(record: T): T {
+    return Object.freeze(this.copy(record));
   }
 
   /** Called in the same synchronous step as a write, for indexes kept beside `records`. */
@@ -117,8 +101,9 @@ export class MemoryChildCollection<T extends { id: number }, K extends keyof T>
   constructor(
     readonly parentKey: K,
     seed: readonly T[] = [],
+    order?: readonly string[],
   ) {
-    super(seed);
+    super(seed, order);
     for (const record of this.records.values()) this.stored(record);
   }
 

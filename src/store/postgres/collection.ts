@@ -43,13 +43,6 @@ export class PgCollection<T extends { id: number }> implements Collection<T> {
     return row;
   }
 
-  async getMany(ids: readonly number[]): Promise<(T | undefined)[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.db.query<T>(`SELECT ${this.select} FROM ${this.table} WHERE id = ANY($1::bigint[])`, [[...ids]]);
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return ids.map((id) => byId.get(id));
-  }
-
   /**
    * The id comes from the collection's counter row, incremented in the same statement (so the same
    * transaction) as the insert: a failed or rolled-back create, or a crash before COMMIT, leaves no

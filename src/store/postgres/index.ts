@@ -1,4 +1,5 @@
 import { Pool } from 'pg';
+import { specFieldOrder, type FieldOrder } from '../fields';
 import type { BookRecord, CommentRecord, ItemRecord, NoteRecord, PostRecord, SeedData, Store, TaskRecord, TodoRecord, UserRecord } from '../types';
 import { requestSignal } from '../request-scope';
 import { PgChildCollection, PgCollection, type Writes } from './collection';
@@ -6,7 +7,7 @@ import { notKept, pgIdempotent } from './idempotency';
 import { createPool, queryRunner, translate, type Queryable } from './pool';
 import { WaitQueue, type QueueSettings } from './queue';
 import { prepareDatabase } from './setup';
-import { TABLES } from './tables';
+import { orderedTables, type TableDef } from './tables';
 import { inTransaction } from './transaction';
 
 export interface PostgresStoreOptions {
@@ -31,6 +32,8 @@ export interface PostgresStoreOptions {
   queueTimeoutMs?: number;
   /** The signal of the request being served (a request whose client went away leaves the queue); default: request-scope.ts. */
   signal?: () => AbortSignal | undefined;
+  /** The order of each record's fields (default: the specs' order, see fields.ts). */
+  order?: FieldOrder;
 }
 
 /** The connection pool's occupancy: connections open, of which idle, and requests waiting for one. */
@@ -60,14 +63,15 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const health = new Pool({ ...pool.options, max: 1, connectionTimeoutMillis: pingTimeoutMs, allowExitOnIdle: true });
   health.on('error', options.onPoolError ?? (() => undefined));
   // A write transaction holds one pooled connection: it waits its turn in the same queue as single statements.
+  const tables = orderedTables(options.order ?? specFieldOrder());
   const transaction: Writes = (work) => queue.run(() => inTransaction(pool, work, { onQuery }), signal());
   const store: Store & { poolStats(): PoolStats } = {
     kind: 'postgres',
-    ...repositories(queryRunner(pool, queue, { onQuery, signal }), schema, transaction),
+    ...repositories(tables, queryRunner(pool, queue, { onQuery, signal }), schema, transaction),
     // The work's repositories run on the transaction that also keeps the key's answer.
     idempotent: (request, work) =>
       transaction((tx) =>
-        pgIdempotent(tx, schema, request, () => work({ ...store, ...repositories(tx, schema, (write) => write(tx)) })),
+        pgIdempotent(tx, schema, request, () => work({ ...store, ...repositories(tables, tx, schema, (write) => write(tx)) })),
       ).catch(notKept),
     async ping() {
       try {
@@ -86,8 +90,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 }
 
 /** Every collection on `db`; creates run through `writes`. */
-function repositories(db: Queryable, schema: string, writes: Writes) {
-  const collection = <T extends { id: number }>(name: keyof typeof TABLES) => new PgCollection<T>(db, schema, TABLES[name], writes);
+function repositories(tables: Record<keyof SeedData, TableDef>, db: Queryable, schema: string, writes: Writes) {
+  const collection = <T extends { id: number }>(name: keyof typeof tables) => new PgCollection<T>(db, schema, tables[name], writes);
   return {
     books: collection<BookRecord>('books'),
     todos: collection<TodoRecord>('todos'),
@@ -95,7 +99,7 @@ function repositories(db: Queryable, schema: string, writes: Writes) {
     items: collection<ItemRecord>('items'),
     tasks: collection<TaskRecord>('tasks'),
     users: collection<UserRecord>('users'),
-    posts: new PgChildCollection<PostRecord, 'userId'>(db, schema, TABLES.posts, 'userId', writes),
-    comments: new PgChildCollection<CommentRecord, 'postId'>(db, schema, TABLES.comments, 'postId', writes),
+    posts: new PgChildCollection<PostRecord, 'userId'>(db, schema, tables.posts, 'userId', writes),
+    comments: new PgChildCollection<CommentRecord, 'postId'>(db, schema, tables.comments, 'postId', writes),
   };
 }

@@ -1,3 +1,4 @@
+import type { FieldOrder } from '../fields';
 import type { CollectionName } from '../types';
 
 export interface ColumnDef {
@@ -28,6 +29,22 @@ export const TABLES: Record<CollectionName, TableDef> = {
   posts: { name: 'posts', columns: [col('userId', 'bigint', 'user_id'), col('title', 'text'), col('body', 'text')] },
   comments: { name: 'comments', columns: [col('postId', 'bigint', 'post_id'), col('body', 'text')] },
 };
+
+/**
+ * TABLES with each table's columns in `order` (see fields.ts): the select lists then yield records
+ * with their fields in the order answers show them. Columns `order` does not name keep their place after.
+ */
+export function orderedTables(order: FieldOrder): Record<CollectionName, TableDef> {
+  const tables = {} as Record<CollectionName, TableDef>;
+  for (const [name, def] of Object.entries(TABLES) as [CollectionName, TableDef][]) {
+    const rank = (c: ColumnDef) => {
+      const index = order[name].indexOf(c.field);
+      return index === -1 ? order[name].length : index;
+    };
+    tables[name] = { ...def, columns: [...def.columns].sort((a, b) => rank(a) - rank(b)) };
+  }
+  return tables;
+}
 
 /** `id, user_id AS "userId", ...`: a select list that yields records with the service's field names. */
 export function selectList(table: TableDef): string {

@@ -1,4 +1,8 @@
 import { connect, type Socket } from 'node:net';
+import type { Config } from '../../../src/config';
+import type { Store } from '../../../src/store/types';
+import { makeApp } from '../../support/app';
+import { listen, type Listening } from './http';
 
 export interface RawResult {
   /** Everything the server wrote before it closed the connection (or before `waitMs`). */
@@ -42,4 +46,46 @@ export function rawExchange(port: number, chunks: (string | Buffer)[], opts: { g
       }
     });
   });
+}
+
+/** A test app served on a free port to the raw-socket tests of one `describe`. */
+export interface RawServer {
+  readonly port: number;
+  readonly store: Store;
+  send: Listening['send'];
+  /** The number of records in each REST collection a raw request could create in: to show a refused one stored nothing. */
+  counts(): Promise<{ books: number; items: number; todos: number }>;
+  /** Asserts the server still answers an ordinary request after a raw exchange. */
+  stillServing(): Promise<void>;
+}
+
+/**
+ * Serves a fresh test app with `limits` (makeApp, then the production server factory) for the
+ * enclosing `describe`: started in its beforeAll, closed in its afterAll. Call it in a describe body.
+ */
+export function serveForRawTests(limits: Partial<Config>): RawServer {
+  let served: { server: Listening; store: Store } | undefined;
+  beforeAll(async () => {
+    const made = makeApp({ config: limits });
+    served = { store: made.store, server: await listen(made.app, limits) };
+  });
+  afterAll(() => served?.server.close());
+  const current = () => {
+    if (!served) throw new Error('serveForRawTests: the server is used outside a test');
+    return served;
+  };
+  return {
+    get port() {
+      return current().server.port;
+    },
+    get store() {
+      return current().store;
+    },
+    send: (req) => current().server.send(req),
+    counts: async () => {
+      const { store } = current();
+      return { books: (await store.books.list()).total, items: (await store.items.list()).total, todos: (await store.todos.list()).total };
+    },
+    stillServing: async () => expect((await current().server.send({ method: 'GET', path: '/books/1' })).status).toBe(200),
+  };
 }
