@@ -32,7 +32,7 @@ export interface GraphqlEndpointDeps {
  * Per-request state shared between the graphql-http hooks and the HTTP adapter below. `result` holds a
  * successful execution result (data, no errors) that the adapter serialises itself (see PLACEHOLDER).
  */
-type HookContext = { requestId: string; executedWithoutData: boolean; result?: ExecutionResult; store: Store };
+type HookContext = { requestId: string; log: Logger; executedWithoutData: boolean; result?: ExecutionResult; store: Store };
 
 /** One HTTP answer of this endpoint, as it is written (and kept under an Idempotency-Key). */
 interface Answer {
@@ -137,7 +137,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
     compileAfter,
     onCompiled: (operationName) => {
       metrics.compiled();
-      logger.debug('graphql operation compiled', { operationName });
+      logger.debug({ operationName }, 'graphql operation compiled');
     },
   });
 
@@ -155,14 +155,14 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
         document,
         operationName: params.operationName,
         variableValues: params.variables,
-        contextValue: createContext(req.context.store, logger, req.context.requestId),
+        contextValue: createContext(req.context.store, req.context.log, req.context.requestId),
       };
     },
     onOperation: (req, args, result) => {
       const operation = getOperationAST(args.document, args.operationName);
       if (operation) metrics.executed(req.raw.res, operation.operation, operation.name?.value);
       if (!('data' in result)) req.context.executedWithoutData = true;
-      const masked = maskErrors(result, logger, req.context.requestId);
+      const masked = maskErrors(result, req.context.log);
       if ('data' in masked && masked.errors === undefined) {
         req.context.result = masked;
         return PLACEHOLDER;
@@ -179,7 +179,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
 
   /** The answer to one request, its resolvers reading and writing `onStore`. */
   async function answer(req: Request, res: Response, onStore: Store): Promise<Answer> {
-    const context: HookContext = { requestId: String(res.locals.requestId ?? ''), executedWithoutData: false, store: onStore };
+    const context: HookContext = { requestId: String(res.locals.requestId ?? ''), log: res.locals.log ?? logger, executedWithoutData: false, store: onStore };
     const request: GraphqlHttpRequest<Request, HookContext> = {
       // HEAD works wherever GET does: it runs as the GET, and Node sends the headers without the body.
       method: req.method === 'HEAD' ? 'GET' : req.method,
@@ -253,7 +253,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
     } catch (err) {
       if (err instanceof NotKept) return err.answer;
       if (!(err instanceof StorageUnavailableError)) throw err;
-      logger.warn('graphql mutation not committed', { requestId: res.locals.requestId, outcomeUnknown: err.outcomeUnknown });
+      (res.locals.log ?? logger).warn({ outcomeUnknown: err.outcomeUnknown }, 'graphql mutation not committed');
       const answered = keyError(503, err.outcomeUnknown ? OUTCOME_UNKNOWN : UNAVAILABLE_MESSAGE, 'SERVICE_UNAVAILABLE');
       return { ...answered, headers: { ...answered.headers, 'retry-after': '1' } };
     }
@@ -269,7 +269,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
       (body) => {
         req.body = body;
         respond(req, res).catch((error: unknown) => {
-          logger.error('graphql request failed', { requestId: res.locals.requestId, error });
+          (res.locals.log ?? logger).error({ error }, 'graphql request failed');
           if (res.headersSent) res.destroy();
           else sendErrors(res, 500, MASKED_MESSAGE);
         });

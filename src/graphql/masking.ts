@@ -32,15 +32,15 @@ function isUnexpected(error: GraphQLError): boolean {
 
 /**
  * Replaces unexpected errors in an execution result with "Unexpected error." (keeping `path` and
- * `locations`, dropping the message and everything else) and logs each in full with the request id.
+ * `locations`, dropping the message and everything else) and logs each in full on the request's logger (which adds the request id).
  * Deliberate errors (GraphQLError with a code, such as BAD_USER_INPUT) pass unchanged.
  */
-export function maskErrors(result: ExecutionResult, logger: Logger, requestId: string): ExecutionResult {
+export function maskErrors(result: ExecutionResult, log: Logger): ExecutionResult {
   if (!result.errors?.some(isUnexpected)) return result;
   const errors = result.errors.map((error) => {
     if (!isUnexpected(error)) return error;
     const expected = expectedFailure(error.originalError);
-    logger[expected ? 'warn' : 'error']('graphql resolver failed', { requestId, path: error.path?.join('.'), error: error.originalError });
+    log[expected ? 'warn' : 'error']({ path: error.path?.join('.'), error: error.originalError }, 'graphql resolver failed');
     // Storage down or busy is expected to pass: say so (as REST's 503 does), still without internals.
     return new GraphQLError(expected?.message ?? MASKED_MESSAGE, {
       nodes: error.nodes,

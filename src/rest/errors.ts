@@ -149,7 +149,7 @@ export function errorHandler(routes: RouteTable, logger: Logger, bodyLimit: numb
   return (err, req, res, _next) => {
     const { error, unexpected } = toApiError(err, bodyLimit, req.method);
     if (unexpected) {
-      logger.error('unexpected error', { requestId: res.locals.requestId, method: req.method, path: req.path, err });
+      (res.locals.log ?? logger).error({ method: req.method, path: req.path, err }, 'unexpected error');
     }
     if (res.headersSent) {
       // A handler that already answered does not answer twice; just make sure the socket ends.
