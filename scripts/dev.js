@@ -6,6 +6,7 @@
 // The type-check is the project's full one (src, generated, test); its errors are printed, and a
 // contract that is only half implemented is reported by the service itself when it refuses to start.
 // Compiled output goes to dist/dev (apart from dist/src, which `npm run build` and `npm test` use).
+// The service's JSON log lines are shown through pino-pretty (a devDependency), one readable line each.
 const { spawn, spawnSync } = require('node:child_process');
 const { existsSync, readFileSync, watch } = require('node:fs');
 const path = require('node:path');
@@ -73,7 +74,20 @@ function typecheckAndCompile() {
   return false;
 }
 
+/** One pino-pretty process for the whole session (the service restarts, the printer stays); undefined when it is not installed. */
+function prettyPrinter() {
+  let bin;
+  try {
+    bin = require.resolve('pino-pretty/bin.js', { paths: [root] });
+  } catch {
+    return undefined;
+  }
+  const args = [bin, '--singleLine', '--translateTime', 'SYS:HH:MM:ss.l', ...(COLOR ? ['--colorize'] : [])];
+  return spawn(process.execPath, args, { cwd: root, stdio: ['pipe', 'inherit', 'inherit'] });
+}
+
 function createService() {
+  const pretty = prettyPrinter();
   let child;
   let stopping;
   let closed = false;
@@ -84,7 +98,8 @@ function createService() {
       const current = child;
       stopping = current;
       const force = setTimeout(() => current.kill('SIGKILL'), STOP_TIMEOUT_MS);
-      current.once('exit', () => {
+      // 'close', not 'exit': its last log lines may still be in the pipe to pino-pretty when it exits.
+      current.once('close', () => {
         clearTimeout(force);
         resolve();
       });
@@ -93,15 +108,22 @@ function createService() {
   const start = () => {
     if (closed) return;
     if (!existsSync(entry)) return say(`not starting: ${path.relative(root, entry)} was not built`);
-    child = spawn(process.execPath, [entry], { cwd: root, stdio: 'inherit', env: process.env });
+    child = spawn(process.execPath, [entry], { cwd: root, stdio: ['inherit', pretty ? 'pipe' : 'inherit', 'inherit'], env: process.env });
+    if (pretty) child.stdout.pipe(pretty.stdin, { end: false });
     const started = child;
     started.once('exit', (code, signal) => {
       if (started !== stopping && !signal) say(`service exited with code ${code}; waiting for changes`);
     });
   };
-  const close = () => {
+  const close = async () => {
     closed = true;
-    return stop();
+    await stop();
+    if (pretty) {
+      // Let it print what it still holds, then go.
+      const done = new Promise((resolve) => pretty.once('exit', resolve));
+      pretty.stdin.end();
+      await done;
+    }
   };
   return { stop, start, close };
 }

@@ -31,7 +31,7 @@ export function runPrimary(workers: number, logger: Logger): void {
     if (stopping) return;
     stopping = true;
     exitCode = code;
-    logger.info('shutting down workers', { reason });
+    logger.info({ reason }, 'shutting down workers');
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
     if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
   };
@@ -50,11 +50,11 @@ export function runPrimary(workers: number, logger: Logger): void {
       stop('a worker could not start', 1);
       return;
     }
-    logger.error('worker died: starting a replacement', { pid: worker.process.pid, code, signal });
+    logger.error({ pid: worker.process.pid, code, signal }, 'worker died: starting a replacement');
     fork();
   });
 
-  logger.info('starting workers', { workers });
+  logger.info({ workers }, 'starting workers');
   for (let i = 0; i < workers; i += 1) fork();
   process.once('SIGTERM', () => stop('SIGTERM', 0));
   process.once('SIGINT', () => stop('SIGINT', 0));

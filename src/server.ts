@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.logLevel);
-  logger.info('starting', { pid: process.pid });
+  logger.info({ pid: process.pid }, 'starting');
   if (cluster.isPrimary && config.workers > 1) {
     const { runPrimary } = await import('./cluster.js');
     // WORKERS=n: this process only supervises; each worker comes back here and serves.
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const store = await createStore(config, logger);
   if (requested) {
     await store.close();
-    logger.info('stopped before listening', { signal: requested });
+    logger.info({ signal: requested }, 'stopped before listening');
     process.exit(0);
   }
   // Read by /health/ready: 503 `draining` from the first SIGTERM/SIGINT on.
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info('listening', { port, host: config.host ?? '(all interfaces)', storage: store.kind });
+  logger.info({ port, host: config.host ?? '(all interfaces)', storage: store.kind }, 'listening');
 
   const close = () => {
     const force = setTimeout(() => {
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   stop = (signal: string) => {
     stop = () => undefined;
     lifecycle.draining = true;
-    logger.info('shutting down', { signal, drainMs: config.shutdownDrainMs });
+    logger.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down');
     if (config.shutdownDrainMs === 0) return close();
     // Load balancers see /health/ready turn 503 and stop sending while requests are still served.
     // A second signal does not wait for the rest of the drain.

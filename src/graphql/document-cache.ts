@@ -1,38 +1,12 @@
 import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { LRUCache } from 'lru-cache';
 import { nestingError } from './limits';
-
-/** A bounded least-recently-used map (Map keeps insertion order; a hit re-inserts the key at the end). */
-export class LruCache<K, V> {
-  private readonly entries = new Map<K, V>();
-
-  constructor(readonly capacity: number) {}
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  get(key: K): V | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: K, value: V): void {
-    if (this.capacity <= 0) return;
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K);
-  }
-}
 
 export interface DocumentPreparer {
   /** The parsed document when `query` is within the limits and valid for the schema; its errors otherwise. */
   prepare(query: string): DocumentNode | readonly GraphQLError[];
   /** Valid documents kept; exposed for tests and diagnostics. */
-  readonly cache: LruCache<string, DocumentNode>;
+  readonly cache: LRUCache<string, DocumentNode>;
 }
 
 /** graphql-js's message when `parse(..., { maxTokens })` gives up. */
@@ -48,7 +22,8 @@ export const MAX_CACHED_DOCUMENT_LENGTH = 20_000;
  * stored and is parsed and validated again (and rejected) every time it comes.
  */
 export function documentPreparer(schema: GraphQLSchema, rules: readonly ValidationRule[], options: { maxTokens: number; maxNesting: number; cacheSize: number }): DocumentPreparer {
-  const cache = new LruCache<string, DocumentNode>(options.cacheSize);
+  // lru-cache needs a max of at least 1; a size of 0 keeps nothing (nothing is ever set).
+  const cache = new LRUCache<string, DocumentNode>({ max: Math.max(1, options.cacheSize) });
   const allRules = [...specifiedRules, ...rules];
   return {
     cache,
@@ -70,7 +45,7 @@ export function documentPreparer(schema: GraphQLSchema, rules: readonly Validati
       }
       const errors = validate(schema, document, allRules);
       if (errors.length > 0) return errors;
-      if (query.length <= MAX_CACHED_DOCUMENT_LENGTH) cache.set(query, document);
+      if (options.cacheSize > 0 && query.length <= MAX_CACHED_DOCUMENT_LENGTH) cache.set(query, document);
       return document;
     },
   };

@@ -29,6 +29,8 @@ export interface GraphqlEndpointDeps {
 
 /** Per-request state the graphql-http hooks share. */
 type HookContext = {
+  /** The request's logger (its lines carry the request id). */
+  log: Logger;
   requestId: string;
   /** The store the resolvers use: the service's, or an idempotent mutation's transaction. */
   store: Store;
@@ -79,16 +81,16 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
     compileAfter,
     onCompiled: (operationName) => {
       metrics.compiled();
-      logger.debug('graphql operation compiled', { operationName });
+      logger.debug({ operationName }, 'graphql operation compiled');
     },
   });
-  const masking = errorMasking(schema, logger);
+  const masking = errorMasking(schema);
   const readParams = requestParamsReader(config, metrics);
-  const once = idempotentMutations(store, logger, config.idempotencyTtlMs);
+  const once = idempotentMutations(store, config.idempotencyTtlMs);
 
   /** The keyed mutation's answer on `tx`: this handler again, with the parameters already read and no key. */
   const answerOn = async (req: HookRequest, params: RequestParams, tx: Store): Promise<{ response: GraphqlHttpResponse; kept: boolean }> => {
-    const context: HookContext = { requestId: req.context.requestId, store: tx, params, clean: false };
+    const context: HookContext = { ...req.context, store: tx, params, idempotencyKey: undefined, clean: false };
     const response = await handle({ ...req, context });
     return { response, kept: response[1].status === 200 && context.clean };
   };
@@ -107,20 +109,20 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
       if (getOperationAST(document, params.operationName)?.operation === 'mutation') {
         if (req.method === 'GET') return transportError(405, 'Cannot perform mutations over GET', { allow: 'POST' });
         const key = req.context.idempotencyKey;
-        if (key !== undefined) return once({ key, params, requestId: req.context.requestId, answer: (tx) => answerOn(req, params, tx) });
+        if (key !== undefined) return once({ key, params, log: req.context.log, answer: (tx) => answerOn(req, params, tx) });
       }
       return {
         schema,
         document,
         operationName: params.operationName,
         variableValues: params.variables,
-        contextValue: createContext(req.context.store, logger, req.context.requestId),
+        contextValue: createContext(req.context.store, req.context.log, req.context.requestId),
       };
     },
     onOperation: (req, args, result) => {
       const operation = getOperationAST(args.document, args.operationName);
       if (operation) metrics.executed(req.raw.res, operation.operation, operation.name?.value);
-      masking.logUnexpected(result.errors, req.context.requestId);
+      masking.logUnexpected(result.errors, req.context.log);
       // No data (variables that do not coerce): handed back as a list of GraphQL errors, which graphql-http
       // answers as a request error, 400 for application/graphql-response+json (200 for application/json).
       if (!('data' in result) && result.errors?.length) return result.errors as unknown as ExecutionResult;
@@ -132,6 +134,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
 
   return (req, res) => {
     const requestId = String(res.locals.requestId ?? '');
+    const log = res.locals.log ?? logger;
     const request: HookRequest = {
       // HEAD works wherever GET does: it runs as the GET, and Node sends the headers without the body.
       method: req.method === 'HEAD' ? 'GET' : req.method,
@@ -139,14 +142,14 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
       headers: req.headers,
       body: null,
       raw: req,
-      context: { requestId, store, idempotencyKey: req.method === 'POST' ? req.get(IDEMPOTENCY_KEY) : undefined, clean: false },
+      context: { log, requestId, store, idempotencyKey: req.method === 'POST' ? req.get(IDEMPOTENCY_KEY) : undefined, clean: false },
     };
     const send = ([body, init]: GraphqlHttpResponse) => res.writeHead(init.status, init.headers).end(body);
     handle(request).then(
       // graphql-http's own 406 (unacceptable Accept) comes before any hook, with no body.
       (response) => send(withTransportBody(response)),
       (error: unknown) => {
-        logger.error('graphql request failed', { requestId, error });
+        log.error({ error }, 'graphql request failed');
         if (res.headersSent) res.destroy();
         else send(transportError(500));
       },

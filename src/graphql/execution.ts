@@ -9,8 +9,8 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { LRUCache } from 'lru-cache';
 import { isPromise, type MaybePromise } from '../store/types';
-import { LruCache } from './document-cache';
 
 export interface CompiledExecutionOptions {
   /** Compiled operations kept (least recently used dropped); 0 runs everything with graphql-js. */
@@ -55,7 +55,7 @@ export function createExecutor(schema: GraphQLSchema, options: CompiledExecution
   if (options.cacheSize <= 0) return { execute, stats };
   const uses = new WeakMap<DocumentNode, number>();
   // Per document, the compiled form of each of its operations (by operation name; '' for the only one).
-  const compiled = new LruCache<DocumentNode, Map<string, CompiledQuery | undefined>>(options.cacheSize);
+  const compiled = new LRUCache<DocumentNode, Map<string, CompiledQuery | undefined>>({ max: options.cacheSize });
 
   const compiledFor = (args: ExecutionArgs, operation: OperationDefinitionNode): CompiledQuery | undefined => {
     const { document } = args;

@@ -37,7 +37,8 @@ export interface KeyedMutation {
   params: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null };
   /** The endpoint's own answer path, its resolvers reading and writing `store`; `kept` says whether it may be kept. */
   answer(store: Store): Promise<{ response: Response; kept: boolean }>;
-  requestId: string;
+  /** The request's logger. */
+  log: Logger;
 }
 
 /**
@@ -45,8 +46,8 @@ export interface KeyedMutation {
  * answer are kept together, and only when it succeeded without errors (otherwise nothing of it is
  * kept, and the key may be retried). Same key and request: the first answer again; another request: 422.
  */
-export function idempotentMutations(store: Store, logger: Logger, ttlMs: number) {
-  return async function once({ key, params, answer, requestId }: KeyedMutation): Promise<Response> {
+export function idempotentMutations(store: Store, ttlMs: number) {
+  return async function once({ key, params, answer, log }: KeyedMutation): Promise<Response> {
     if (!VALID_KEY.test(key)) return keyError(400, `${IDEMPOTENCY_KEY} must be 1 to 255 printable ASCII characters`, 'BAD_REQUEST');
     const fingerprint = requestFingerprint('POST', '/graphql', { query: params.query, operationName: params.operationName ?? null, variables: params.variables ?? null });
     try {
@@ -68,7 +69,7 @@ export function idempotentMutations(store: Store, logger: Logger, ttlMs: number)
     } catch (err) {
       if (err instanceof NotKept) return err.answer;
       if (!(err instanceof StorageUnavailableError)) throw err;
-      logger.warn('graphql mutation not committed', { requestId, outcomeUnknown: err.outcomeUnknown });
+      log.warn({ outcomeUnknown: err.outcomeUnknown }, 'graphql mutation not committed');
       return keyError(503, err.outcomeUnknown ? OUTCOME_UNKNOWN : UNAVAILABLE_MESSAGE, 'SERVICE_UNAVAILABLE', { 'retry-after': '1' });
     }
   };

@@ -31,8 +31,8 @@ function holdsNonNull(type: GraphQLType | undefined): boolean {
 export interface ErrorMasking {
   /** graphql-http's `formatError`: an unexpected error becomes "Unexpected error." (or the plain storage message); others pass as they are. */
   formatError(error: Readonly<GraphQLError | Error>): GraphQLError | Error;
-  /** Logs each unexpected error of a result in full with the request id (formatError has no request to name). */
-  logUnexpected(errors: readonly GraphQLError[] | undefined, requestId: string): void;
+  /** Logs each unexpected error of a result in full on the request's logger (which adds the request id) (formatError has no request to name). */
+  logUnexpected(errors: readonly GraphQLError[] | undefined, log: Logger): void;
 }
 
 /**
@@ -40,7 +40,7 @@ export interface ErrorMasking {
  * GraphQLError. Deliberate errors (GraphQLError with a code, such as BAD_USER_INPUT), validation and
  * request errors pass unchanged; a masked error keeps `path` and `locations` and nothing else.
  */
-export function errorMasking(schema: GraphQLSchema, logger: Logger): ErrorMasking {
+export function errorMasking(schema: GraphQLSchema): ErrorMasking {
   /**
    * graphql-js's own error for a null in a non-null field is a plain Error (no class or code marks it),
    * like an unexpected failure, but it is the standard message the contract asks clients to see. It is
@@ -76,11 +76,11 @@ export function errorMasking(schema: GraphQLSchema, logger: Logger): ErrorMaskin
         extensions: { code: expected?.code ?? 'INTERNAL_SERVER_ERROR' },
       });
     },
-    logUnexpected(errors, requestId) {
+    logUnexpected(errors, log) {
       for (const error of errors ?? []) {
         if (!isUnexpected(error)) continue;
         const level = expectedFailure(error.originalError) ? 'warn' : 'error';
-        logger[level]('graphql resolver failed', { requestId, path: error.path?.join('.'), error: error.originalError });
+        log[level]({ path: error.path?.join('.'), error: error.originalError }, 'graphql resolver failed');
       }
     },
   };

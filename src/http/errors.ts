@@ -78,7 +78,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const { error, unexpected } = toApiError(err, req.method);
     if (unexpected) {
-      logger.error('unexpected error', { requestId: res.locals.requestId, method: req.method, path: req.path, err });
+      (res.locals.log ?? logger).error({ method: req.method, path: req.path, err }, 'unexpected error');
     }
     if (res.headersSent) {
       // A handler that already answered does not answer twice; just make sure the socket ends.

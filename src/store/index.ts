@@ -15,7 +15,7 @@ export async function createStore(config: Config, logger?: Logger): Promise<Stor
       poolSize: config.dbPoolSize,
       queueLimit: config.dbQueueLimit,
       queueTimeoutMs: config.dbQueueTimeoutMs,
-      onPoolError: (err) => logger?.warn('storage: idle connection failed', { err: err.message }),
+      onPoolError: (err) => logger?.warn({ err: err.message }, 'storage: idle connection failed'),
     });
   }
   return createMemoryStore(seed);

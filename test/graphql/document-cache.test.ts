@@ -1,5 +1,5 @@
 import { buildSchema as buildSdlSchema, getIntrospectionQuery, type GraphQLError } from 'graphql';
-import { documentPreparer, LruCache } from '../../src/graphql/document-cache';
+import { documentPreparer } from '../../src/graphql/document-cache';
 import { depthLimit } from '../../src/graphql/limits';
 import { limits, makeGqlApp } from './support';
 
@@ -68,16 +68,18 @@ describe('documentPreparer', () => {
   });
 });
 
-describe('LruCache', () => {
-  it('when more keys than its capacity are set, then the least recently used one is evicted', () => {
-    const cache = new LruCache<string, number>(2);
-    cache.set('a', 1);
-    cache.set('b', 2);
-    expect(cache.get('a')).toBe(1);
-    cache.set('c', 3);
-    expect(cache.get('b')).toBeUndefined();
-    expect(cache.get('a')).toBe(1);
-    expect(cache.get('c')).toBe(3);
+describe('the document cache (lru-cache)', () => {
+  it('when more documents than its capacity are kept, then the least recently used one is evicted', () => {
+    const schema = buildSdlSchema('type Query { a: Int }');
+    const { cache, prepare } = documentPreparer(schema, [], { maxTokens: 100, maxNesting: 20, cacheSize: 2 });
+    const [a, b, c] = ['{ a }', 'query B { a }', 'query C { a }'];
+    prepare(a);
+    prepare(b);
+    expect(cache.get(a)).toHaveProperty('kind', 'Document');
+    prepare(c);
+    expect(cache.get(b)).toBeUndefined();
+    expect(cache.get(a)).toHaveProperty('kind', 'Document');
+    expect(cache.get(c)).toHaveProperty('kind', 'Document');
     expect(cache.size).toBe(2);
   });
 });

@@ -1,4 +1,4 @@
-import { createLogger } from '../../src/logger';
+import { createLogger, logRequest } from '../../src/logger';
 
 function lines(write: (logger: ReturnType<typeof createLogger>) => void, level: 'info' | 'warn' = 'info'): Record<string, unknown>[] {
   const out: string[] = [];
@@ -9,10 +9,13 @@ function lines(write: (logger: ReturnType<typeof createLogger>) => void, level: 
 
 describe('the per-request log line', () => {
   const fields = { method: 'GET', path: '/books/"1"\\\n', status: 200, durationMs: 0.125, requestId: 'abc-1' };
+  // The service writes the line on the request's child logger, which carries the request id.
+  const { requestId, ...lineFields } = fields;
+  const requestLine = (logger: ReturnType<typeof createLogger>, aborted: boolean) => logRequest(logger.child({ requestId }), { ...lineFields, aborted });
 
   it('when a request is logged, then it is one JSON line with the same fields as info("request", ...)', () => {
-    const [fast] = lines((logger) => logger.request({ ...fields, aborted: false }));
-    const [slow] = lines((logger) => logger.info('request', fields));
+    const [fast] = lines((logger) => requestLine(logger, false));
+    const [slow] = lines((logger) => logger.info(fields, 'request'));
     expect(typeof fast.time).toBe('string');
     expect({ ...fast, time: undefined }).toEqual({ ...slow, time: undefined });
     expect(fast.path).toBe('/books/"1"\\\n');
@@ -20,11 +23,11 @@ describe('the per-request log line', () => {
   });
 
   it('when the client went away, then the line says aborted: true', () => {
-    const [line] = lines((logger) => logger.request({ ...fields, aborted: true }));
+    const [line] = lines((logger) => requestLine(logger, true));
     expect(line.aborted).toBe(true);
   });
 
   it('when the level is above info, then no request line is written', () => {
-    expect(lines((logger) => logger.request({ ...fields, aborted: false }), 'warn')).toEqual([]);
+    expect(lines((logger) => requestLine(logger, false), 'warn')).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ async function storageUp({ store, logger, healthTimeoutMs }: RestContext, check:
     await pingWithin(store, healthTimeoutMs);
     return true;
   } catch (err) {
-    logger.warn(`${check}: storage unreachable`, { err });
+    logger.warn({ err }, `${check}: storage unreachable`);
     return false;
   }
 }
