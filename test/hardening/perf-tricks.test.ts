@@ -34,6 +34,19 @@ describe('speed tricks, through the real createApp / createHttpServer', () => {
     for (const [path, byFlags] of memo) for (const [flags, value] of byFlags as Map<number, unknown>) expect(compiled.get(path)?.get(flags)).toBe(value);
   });
 
+  it('when the app is built, then the fixed steps and the validator run as one express layer, and a step\'s error still reaches the error handler', async () => {
+    const { app, http } = makeApp();
+    await http.get('/books/1').expect(200);
+    // One layer for the fixed steps (src/http/perf/one-layer.ts), the registrar, the error handler.
+    const stack = (app as unknown as { router: { stack: unknown[] } }).router.stack;
+    expect(stack).toHaveLength(3);
+    // next(err) from a step inside the layer (the body gate's 415, the validator's 400) skips the rest of it.
+    const unsupported = await http.post('/books').set('Content-Type', 'text/plain').send('x').expect(415);
+    expect(unsupported.body).toEqual({ error: expect.stringMatching(/^Unsupported media type/) });
+    const invalid = await http.post('/books').send({ title: 'T', pages: 'many' }).expect(400);
+    expect(invalid.body.details[0].path).toBe('/body/pages');
+  });
+
   it('when createHttpServer serves a request, then it is born with app.request and express never re-sets the prototype', async () => {
     const { app } = makeApp();
     const server = createHttpServer(app, testConfig());

@@ -4,7 +4,8 @@
  * (test/hardening/perf-tricks.test.ts) that fails if an upgrade switches it off:
  * - path-regexp-memo.ts: a bounded memo for express-openapi-validator's per-request path-to-regexp compiles;
  * - express-classes.ts: request/response classes born with express's prototypes (http-server.ts uses them);
- * - fixed-headers.ts: helmet's fixed headers recorded once at start-up (security.ts uses them).
+ * - fixed-headers.ts: helmet's fixed headers recorded once at start-up (security.ts uses them);
+ * - one-layer.ts: the fixed steps before a handler, the validator's middlewares among them, as one express layer.
  */
 import { memoizeValidatorPathToRegexp } from './path-regexp-memo';
 
