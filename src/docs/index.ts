@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RequestHandler, Response } from 'express';
-import { ApiError } from '../http/errors';
+import { notFound } from '../http/errors';
 import type { OwnRoute } from '../http/routes';
 import { loadGraphqlSdl, openapiPath, type OpenApiDocument } from '../spec';
 import { docAssets, publicDir } from './assets';
@@ -37,7 +37,7 @@ export function docsRoutes(openapi: OpenApiDocument): OwnRoute[] {
     // Everything below /docs/ is the docs' own: the assets, and a 404 for any other name.
     route('/docs/', (req, res, next) => {
       const file = req.path.startsWith(ASSETS) ? assets.get(req.path.slice(ASSETS.length).replace(/\/$/, '')) : undefined;
-      if (!file) return next(new ApiError(404, `Not found: ${req.method} ${req.path}`.slice(0, 200)));
+      if (!file) return next(notFound(req));
       setCommonHeaders(res);
       res.sendFile(file, { maxAge: '1h', dotfiles: 'deny' });
     }),

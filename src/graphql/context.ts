@@ -9,12 +9,11 @@ import { createLoaders, type Loaders } from './loaders';
  */
 export type GraphQLContext = {
   store: Store;
+  /** The request's logger: its lines carry the request's `requestId`. */
   logger: Logger;
-  /** The request's `X-Request-Id`, for log lines written while resolving. */
-  requestId: string;
   loaders: Loaders;
 };
 
-export function createContext(store: Store, logger: Logger, requestId: string): GraphQLContext {
-  return { store, logger, requestId, loaders: createLoaders(store) };
+export function createContext(store: Store, logger: Logger): GraphQLContext {
+  return { store, logger, loaders: createLoaders(store) };
 }

@@ -31,7 +31,6 @@ export interface GraphqlEndpointDeps {
 type HookContext = {
   /** The request's logger (its lines carry the request id). */
   log: Logger;
-  requestId: string;
   /** The store the resolvers use: the service's, or an idempotent mutation's transaction. */
   store: Store;
   /** A POST's Idempotency-Key; unset on the inner run that answers the keyed mutation. */
@@ -116,7 +115,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
         document,
         operationName: params.operationName,
         variableValues: params.variables,
-        contextValue: createContext(req.context.store, req.context.log, req.context.requestId),
+        contextValue: createContext(req.context.store, req.context.log),
       };
     },
     onOperation: (req, args, result) => {
@@ -133,7 +132,6 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
   });
 
   return (req, res) => {
-    const requestId = String(res.locals.requestId ?? '');
     const log = res.locals.log ?? logger;
     const request: HookRequest = {
       // HEAD works wherever GET does: it runs as the GET, and Node sends the headers without the body.
@@ -142,7 +140,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
       headers: req.headers,
       body: null,
       raw: req,
-      context: { log, requestId, store, idempotencyKey: req.method === 'POST' ? req.get(IDEMPOTENCY_KEY) : undefined, clean: false },
+      context: { log, store, idempotencyKey: req.method === 'POST' ? req.get(IDEMPOTENCY_KEY) : undefined, clean: false },
     };
     const send = ([body, init]: GraphqlHttpResponse) => res.writeHead(init.status, init.headers).end(body);
     handle(request).then(

@@ -1,10 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import contentType from 'content-type';
 import { parseRequestParams, type Request, type RequestParams, type Response } from 'graphql-http';
 import type { Config } from '../config';
-import { readTextBody } from '../http/body';
+import { isJsonRequest, readTextBody } from '../http/body';
 import type { GraphqlMetrics } from '../ops/metrics';
-import { ApiError } from '../http/errors';
+import { ApiError, errorBody } from '../http/errors';
 import { MASKED_MESSAGE } from './masking';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -36,7 +35,7 @@ const STATUS_TEXT: Record<number, string> = {
  * `{errors: [{message}]}` for any other (a body that is not UTF-8, say: a GraphQL client's 400).
  */
 export function transportError(status: number, message = TRANSPORT_ERRORS[status] ?? MASKED_MESSAGE, headers?: Record<string, string>): Response {
-  const body = status in TRANSPORT_ERRORS ? { error: message, errors: [{ message }] } : { errors: [{ message }] };
+  const body = status in TRANSPORT_ERRORS ? errorBody('graphql', message) : { errors: [{ message }] };
   return [JSON.stringify(body), { status, statusText: STATUS_TEXT[status] ?? '', headers: { ...headers, 'content-type': JSON_TYPE } }];
 }
 
@@ -49,14 +48,6 @@ export function withTransportBody(response: Response): Response {
   const [body, init] = response;
   if (body !== null) return response;
   return transportError(init.status, undefined, init.headers as Record<string, string> | undefined);
-}
-
-function isJson(headers: IncomingMessage['headers']): boolean {
-  try {
-    return contentType.parse({ headers }).type === 'application/json';
-  } catch {
-    return false;
-  }
 }
 
 /** What the request-parsing hook needs of the raw request: the Node request and response, as Express gives them. */
@@ -75,7 +66,7 @@ export function requestParamsReader(config: Config, metrics: GraphqlMetrics) {
     if (known) return known;
     let body: string | null = null;
     if (req.method === 'POST') {
-      if (!isJson(req.raw.headers)) return transportError(415);
+      if (!isJsonRequest(req.raw)) return transportError(415);
       try {
         body = await readTextBody(req.raw, req.raw.res!, config);
       } catch (err) {

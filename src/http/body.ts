@@ -62,6 +62,15 @@ export function discardIfClosing(req: IncomingMessage): boolean {
  * connection closed, see closeAfterDiscarding), a content encoding or a charset other than UTF-8 (415).
  * Bytes that are not valid UTF-8 are a 400.
  */
+/** The request declares a JSON body (`application/json`, any parameters); a missing or malformed Content-Type is not. */
+export function isJsonRequest(req: Pick<IncomingMessage, 'headers'>): boolean {
+  try {
+    return contentType.parse(req).type === 'application/json';
+  } catch {
+    return false;
+  }
+}
+
 export async function readTextBody(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): Promise<string> {
   const limit = limits.bodyLimit;
   const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();

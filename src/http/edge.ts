@@ -1,7 +1,6 @@
-import contentType from 'content-type';
 import type { Request, RequestHandler } from 'express';
-import { readTextBody, type BodyLimits } from './body';
-import { ApiError, NOT_ALLOWED_MESSAGE } from './errors';
+import { isJsonRequest, readTextBody, type BodyLimits } from './body';
+import { ApiError, NOT_ALLOWED_MESSAGE, notFound } from './errors';
 import { matchOf, operationOf } from './routes';
 
 /**
@@ -16,7 +15,7 @@ import { matchOf, operationOf } from './routes';
  */
 export const answerRoute: RequestHandler = (req, res, next) => {
   const match = matchOf(req);
-  if (!match) return next(new ApiError(404, `Not found: ${req.method} ${req.path}`.slice(0, 200)));
+  if (!match) return next(notFound(req));
   const route = match.route;
   const method = req.method;
   if (method === 'OPTIONS') {
@@ -63,13 +62,7 @@ export function jsonBody(limits: BodyLimits): RequestHandler {
       next();
     };
     if (!hasBody(req)) return noBody();
-    let media: string | undefined;
-    try {
-      media = contentType.parse(req).type;
-    } catch {
-      media = undefined;
-    }
-    if (media !== 'application/json') {
+    if (!isJsonRequest(req)) {
       return next(new ApiError(415, 'Unsupported media type: request bodies must be application/json'));
     }
     readTextBody(req, res, limits).then((text) => {

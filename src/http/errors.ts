@@ -33,6 +33,11 @@ export const NOT_ALLOWED_MESSAGE = 'Method not allowed';
 export const BUSY_MESSAGE = 'Server busy, retry later';
 const UNAVAILABLE_MESSAGE = 'Service unavailable';
 
+/** The 404 of a path nothing answers, naming the request (cut to 200 characters). */
+export function notFound(req: { method: string; path: string }): ApiError {
+  return new ApiError(404, `Not found: ${req.method} ${req.path}`.slice(0, 200));
+}
+
 /** Turns anything thrown into an ApiError; unexpected errors become a bare 500. */
 export function toApiError(err: unknown, method = 'GET'): { error: ApiError; unexpected: boolean } {
   if (err instanceof ApiError) return { error: err, unexpected: false };
@@ -57,6 +62,15 @@ export function oneLine(text: string): string {
 }
 
 /**
+ * The JSON body of an error: `{"error": ...}` (with `details` when there are any), or for GraphQL's
+ * transport answers the same object with a GraphQL-style `errors` list beside it, so both kinds of client read it.
+ */
+export function errorBody(format: Exclude<ErrorFormat, 'text'>, message: string, details?: ErrorDetail[]): Record<string, unknown> {
+  if (format === 'graphql') return { error: message, errors: [{ message }] };
+  return details ? { error: message, details } : { error: message };
+}
+
+/**
  * Writes an error in the given format: `{"error": ...}` JSON, a one-line text/plain message, or (GraphQL's
  * transport answers) the same JSON object with a GraphQL-style `errors` list beside it.
  */
@@ -66,10 +80,8 @@ export function sendError(res: Response, format: ErrorFormat, error: ApiError): 
   const message = oneLine(error.message);
   if (format === 'text') {
     res.type('text/plain; charset=utf-8').send(message);
-  } else if (format === 'graphql') {
-    res.json({ error: message, errors: [{ message }] });
   } else {
-    res.json(error.details ? { error: message, details: error.details } : { error: message });
+    res.json(errorBody(format, message, error.details));
   }
 }
 

@@ -51,11 +51,11 @@ export function apiSecurityHeaders(): RequestHandler {
 export function corsLayer(origins: Config['corsOrigins']): RequestHandler {
   const anyOrigin = origins === '*';
   const allowList = new Set(anyOrigin ? [] : origins);
-  const base = { preflightContinue: true, exposedHeaders: EXPOSED_HEADERS };
-  const simple = cors({ ...base, origin: anyOrigin ? '*' : true });
+  const base = { preflightContinue: true, exposedHeaders: EXPOSED_HEADERS, origin: anyOrigin ? '*' : true };
+  const simple = cors(base);
   // Preflight options per route (built on first use; routes are a fixed set), and one for unknown paths.
   const preflights = new WeakMap<Route, RequestHandler>();
-  const unknownPath = cors({ ...base, origin: anyOrigin ? '*' : true, methods: '', allowedHeaders: '' });
+  const unknownPath = cors({ ...base, methods: '', allowedHeaders: '' });
   const preflightFor = (route: Route | undefined): RequestHandler => {
     if (!route) return unknownPath;
     let handler = preflights.get(route);
@@ -63,7 +63,6 @@ export function corsLayer(origins: Config['corsOrigins']): RequestHandler {
       const methods = [...new Set([...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])];
       handler = cors({
         ...base,
-        origin: anyOrigin ? '*' : true,
         methods: methods.join(', '),
         allowedHeaders: ALLOWED_HEADERS,
         maxAge: PREFLIGHT_MAX_AGE_SECONDS,

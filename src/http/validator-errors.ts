@@ -4,7 +4,7 @@ import { ApiError } from './errors';
 /**
  * express-openapi-validator's request errors as the service's 400s. Only the checks the validator is
  * the enforcement point for reach it: the route table has already answered unknown paths (404) and
- * methods (405), and the body gate (./body-gate.ts) media types, sizes and unparsable JSON.
+ * methods (405), and the body gate (jsonBody in ./edge.ts) media types, sizes and unparsable JSON.
  */
 interface ValidatorError {
   status: number;

@@ -62,8 +62,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   // /health has a connection of its own: it never waits behind the requests queued for the pool.
   const health = new Pool({ ...pool.options, max: 1, connectionTimeoutMillis: pingTimeoutMs, allowExitOnIdle: true });
   health.on('error', options.onPoolError ?? (() => undefined));
-  // A write transaction holds one pooled connection: it waits its turn in the same queue as single statements.
+  // Columns in the order every answer shows the fields (fields.ts).
   const tables = orderedTables(options.order ?? specFieldOrder());
+  // A write transaction holds one pooled connection: it waits its turn in the same queue as single statements.
   const transaction: Writes = (work) => queue.run(() => inTransaction(pool, work, { onQuery }), signal());
   const store: Store & { poolStats(): PoolStats } = {
     kind: 'postgres',
