@@ -9,39 +9,24 @@ const { setTimeout: sleep } = require('node:timers/promises');
 
 const ROOT = path.join(__dirname, '..', '..');
 
-/** How each kind of server is started: a node script and its extra arguments. */
+const server = (file) => path.join(ROOT, 'bench', 'servers', file);
+const REST_READY = '/books';
+const GRAPHQL_READY = '/graphql?query=%7B__typename%7D';
+
+/** How each kind of server is started: a node script, its extra environment, and the path that says it is up. */
 const KINDS = {
   service: { label: 'this service', script: path.join(ROOT, 'dist', 'src', 'server.js'), ready: '/health' },
-  bare: { label: 'node:http', script: path.join(ROOT, 'bench', 'servers', 'bare.js'), ready: '/books' },
-  express: { label: 'express 5 route', script: path.join(ROOT, 'bench', 'servers', 'express.js'), ready: '/books' },
-  'express-classes': {
-    label: 'express 5 route + app classes',
-    script: path.join(ROOT, 'bench', 'servers', 'express.js'),
-    env: { APP_CLASSES: '1' },
-    ready: '/books',
-  },
-  'json-server': { label: 'json-server', script: path.join(ROOT, 'bench', 'servers', 'json-server.js'), ready: '/books' },
-  yoga: { label: 'GraphQL Yoga', script: path.join(ROOT, 'bench', 'servers', 'yoga.js'), ready: '/graphql?query=%7B__typename%7D' },
-  'yoga-jit': {
-    label: 'GraphQL Yoga + graphql-jit',
-    script: path.join(ROOT, 'bench', 'servers', 'yoga.js'),
-    env: { YOGA_JIT: '1' },
-    ready: '/graphql?query=%7B__typename%7D',
-  },
+  bare: { label: 'node:http', script: server('bare.js'), ready: REST_READY },
+  express: { label: 'express 5 route', script: server('express.js'), ready: REST_READY },
+  'express-classes': { label: 'express 5 route + app classes', script: server('express.js'), env: { APP_CLASSES: '1' }, ready: REST_READY },
+  'json-server': { label: 'json-server', script: server('json-server.js'), ready: REST_READY },
+  yoga: { label: 'GraphQL Yoga', script: server('yoga.js'), ready: GRAPHQL_READY },
+  'yoga-jit': { label: 'GraphQL Yoga + graphql-jit', script: server('yoga.js'), env: { YOGA_JIT: '1' }, ready: GRAPHQL_READY },
   // Contract-first peers (issue 12): each with logger, request ids and helmet (bench/servers/fastify-house.js).
-  fastify: { label: 'Fastify 5 + JSON schemas', script: path.join(ROOT, 'bench', 'servers', 'fastify.js'), ready: '/books' },
-  'fastify-openapi-glue': {
-    label: 'fastify-openapi-glue (openapi.yaml)',
-    script: path.join(ROOT, 'bench', 'servers', 'fastify-openapi-glue.js'),
-    ready: '/books',
-  },
-  mercurius: { label: 'Mercurius', script: path.join(ROOT, 'bench', 'servers', 'mercurius.js'), ready: '/graphql?query=%7B__typename%7D' },
-  'mercurius-jit': {
-    label: 'Mercurius + jit',
-    script: path.join(ROOT, 'bench', 'servers', 'mercurius.js'),
-    env: { MERCURIUS_JIT: '1' },
-    ready: '/graphql?query=%7B__typename%7D',
-  },
+  fastify: { label: 'Fastify 5 + JSON schemas', script: server('fastify.js'), ready: REST_READY },
+  'fastify-openapi-glue': { label: 'fastify-openapi-glue (openapi.yaml)', script: server('fastify-openapi-glue.js'), ready: REST_READY },
+  mercurius: { label: 'Mercurius', script: server('mercurius.js'), ready: GRAPHQL_READY },
+  'mercurius-jit': { label: 'Mercurius + jit', script: server('mercurius.js'), env: { MERCURIUS_JIT: '1' }, ready: GRAPHQL_READY },
 };
 
 function hasTaskset() {
