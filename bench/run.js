@@ -27,6 +27,7 @@ const HELP = `Options (flags win over BENCH_* environment variables):
   --profile=id,id       workloads to profile (default get-book,post-book,gql-nested)
   --profile-peers=k,k   also profile these peers (keys of KINDS, e.g. fastify-openapi-glue) on those workloads
   --only=id,id          only these workloads (${WORKLOADS.map((w) => w.id).join(', ')})
+  --peers=k,k           only these peers of each workload (keys of KINDS, e.g. fastify-openapi-glue,mercurius-jit)
   --no-profile --no-memory --no-write (do not regenerate BENCHMARKS.md)
   --render=FILE         only regenerate BENCHMARKS.md from a results.json of an earlier run
   --section-only        do not regenerate BENCHMARKS.md: replace only its "Contract-first peers" section
@@ -59,6 +60,7 @@ function parseArgs(argv) {
     memoryWarmup: quick ? 2 : 10,
     profileSeconds: num('profile-seconds', 'BENCH_PROFILE_SECONDS', 10, 3),
     only: typeof flags.only === 'string' ? flags.only.split(',') : undefined,
+    peers: typeof flags.peers === 'string' ? flags.peers.split(',') : undefined,
     profile: !flags['no-profile'],
     profileIds: typeof flags.profile === 'string' ? flags.profile.split(',') : ['get-book', 'post-book', 'gql-nested'],
     profileKinds: ['service', ...(typeof flags['profile-peers'] === 'string' ? flags['profile-peers'].split(',') : [])],
@@ -78,7 +80,8 @@ function version(pkg) {
 }
 
 async function measureWorkload(w, ctx) {
-  const specs = [w.subject, ...w.peers.map((p) => peerSpec(w, p))];
+  const peers = w.peers.filter((p) => !ctx.s.peers || ctx.s.peers.includes(peerSpec(w, p).kind));
+  const specs = [w.subject, ...peers.map((p) => peerSpec(w, p))];
   const label = (s) => (s.kind === 'service' && w.scaling ? `service, ${s.seed.toLocaleString('en-US')} records` : KINDS[s.kind].label);
   const servers = [];
   try {
