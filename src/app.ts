@@ -10,8 +10,8 @@ import { resolvers as defaultResolvers } from './graphql/resolvers';
 import { abortWhenClientGoes } from './http/client-gone';
 import { answerRoute, jsonBody } from './http/edge';
 import { errorHandler } from './http/errors';
-import { installPerfTricks } from './http/perf';
 import { oneLayer } from './http/perf/one-layer';
+import { validatorAfterMatch } from './http/perf/validator-handoff';
 import { originForm, protocolChecks } from './http/protocol';
 import { requestContext } from './http/request-context';
 import { matchRoute, RouteTable, type OwnRoute } from './http/routes';
@@ -43,9 +43,8 @@ export const SERVICE_VERSION: string = JSON.parse(readFileSync(path.join(project
 
 /**
  * Builds the whole HTTP service from its dependencies. Each call builds its own app (route table,
- * metrics registry, caches): nothing an app counts or caches is shared with another. The one exception
- * is process-wide by nature: the speed tricks of src/http/perf/ patch a library module once per process
- * (installPerfTricks, idempotent).
+ * metrics registry, caches, the speed tricks of src/http/perf/): nothing an app counts or caches is
+ * shared with another, and nothing is patched process-wide.
  */
 export function createApp({
   store,
@@ -58,7 +57,6 @@ export function createApp({
 }: AppDeps): Express {
   // A half-implemented contract never serves: throws one line naming every missing handler/resolver.
   assertContractImplemented({ openapi, handlers, sdl: loadGraphqlSdl(), resolvers });
-  installPerfTricks();
   // Prometheus metrics on this app's own registry; the request log and the metrics share one clock.
   const metrics = config.metricsEnabled ? createMetrics({ store, path: config.metricsPath }) : undefined;
   // Every path the service answers: the spec's operations, and these routes of its own (their path
@@ -86,7 +84,7 @@ export function createApp({
   // Paths are case-sensitive (RFC 3986): /BOOKS is an unknown path, for the route table and the validator alike.
   app.set('case sensitive routing', true);
 
-  // The fixed steps before a REST handler, in order, run as one express layer (src/http/perf/one-layer.ts).
+  // Every step up to and including the REST registrar, in order, runs as one express layer (src/http/perf/one-layer.ts).
   const steps: RequestHandler[] = [originForm];
   // The request's route, found once; every later step reads it from the request.
   steps.push(matchRoute(routes), requestContext(logger, metrics));
@@ -98,8 +96,10 @@ export function createApp({
   steps.push(protocolChecks(config));
   // 404, OPTIONS, HEAD, 405 from the route table; the service's own routes are served from here.
   steps.push(answerRoute, jsonBody(config));
+  // The validator checks every request and (in tests) every response; the route table's match spares
+  // it its own route lookup (src/http/perf/validator-handoff.ts).
   steps.push(
-    ...OpenApiValidator.middleware({
+    ...validatorAfterMatch(OpenApiValidator.middleware({
       apiSpec: structuredClone(openapi) as never,
       validateApiSpec: true,
       validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false },
@@ -108,10 +108,9 @@ export function createApp({
       ignoreUndocumented: false,
       fileUploader: false,
       $refParser: { mode: 'dereference' },
-    }),
+    }) as RequestHandler[]),
   );
-  app.use(oneLayer(steps));
-  app.use(
+  steps.push(
     restRouter(routes, handlers as Handlers, {
       store,
       logger,
@@ -121,6 +120,7 @@ export function createApp({
       idempotencyTtlMs: config.idempotencyTtlMs,
     }),
   );
+  app.use(oneLayer(steps));
   app.use(errorHandler(logger));
   return app;
 }

@@ -1,0 +1,75 @@
+import type { Request, RequestHandler } from 'express';
+import { matchOf, operationOf, type OperationInfo, type RouteMatch } from '../routes';
+import { oneLayer } from './one-layer';
+
+/**
+ * Speed trick (fenced in src/http/perf/): express-openapi-validator's request and response validation,
+ * without its route lookup on every request. The route table has already matched the request; the
+ * validator's own lookup (`lookupRoute` in its metadata middleware) would match it again by compiling
+ * and trying every spec path in turn, and its path-params and security middlewares add two more
+ * promise hops per request while doing nothing once started (no `app.param` routes, security off).
+ *
+ * How: the validator's middlewares, as `middleware()` returns them, are split by the names 5.x gives
+ * them: the lookup (`pathParamsMiddleware`, `metadataMiddleware`, `securityMiddleware`) and the
+ * validation (`requestMiddleware`, `responseMiddleware`). The first request for an operation runs them
+ * all; what the lookup put in `req.openapi` (the operation's schema, routes and serial: fixed per
+ * operation) is kept for that operation. Later requests for it get `req.openapi` and `req.params`
+ * from that record and the route table's path parameters, decoded as the validator decodes them, and
+ * run the validation only. The validator's Ajv schemas still decide every 400, and its response
+ * validation still checks every answer where it is on. A path parameter that does not decode (a
+ * malformed escape) takes the full chain, so the validator answers it as before.
+ *
+ * Measured in BENCHMARKS.md ("Issue 12, second session"). Guarded by
+ * test/hardening/perf-tricks.test.ts through the real createApp: once warm, a request makes the
+ * validator compile no route, and validation still refuses bad input. An upgrade that renames the
+ * middlewares stops the start with a one-line error (rather than silently validating nothing).
+ */
+const LOOKUP = ['pathParamsMiddleware', 'metadataMiddleware', 'securityMiddleware'];
+const VALIDATION = ['requestMiddleware', 'responseMiddleware'];
+
+/** What the validator's metadata middleware puts on the request (only `pathParams` varies per request). */
+type OpenApiMetadata = { openApiRoute?: unknown; pathParams: Record<string, string> } & Record<string, unknown>;
+type ValidatedRequest = Request & { openapi?: OpenApiMetadata };
+
+export function validatorAfterMatch(middlewares: readonly RequestHandler[]): RequestHandler[] {
+  const names = middlewares.map((mw) => mw.name);
+  const lookupCount = LOOKUP.length;
+  const expected = names.slice(0, lookupCount).join() === LOOKUP.join() && names.slice(lookupCount).every((name) => VALIDATION.includes(name));
+  if (!expected) throw new Error(`express-openapi-validator: unexpected middlewares (${names.join(', ')}): update src/http/perf/validator-handoff.ts`);
+  const lookup = oneLayer(middlewares.slice(0, lookupCount));
+  const validation = middlewares.slice(lookupCount);
+  const known = new WeakMap<OperationInfo, Omit<OpenApiMetadata, 'pathParams'>>();
+
+  const handoff: RequestHandler = (req, res, next) => {
+    const op = operationOf(req);
+    const match = matchOf(req);
+    const metadata = op && known.get(op);
+    const params = metadata && match ? decodedParams(match) : undefined;
+    if (metadata && params) {
+      (req as ValidatedRequest).openapi = { ...metadata, pathParams: params };
+      req.params = params;
+      return next();
+    }
+    lookup(req, res, (err?: unknown) => {
+      const found = (req as ValidatedRequest).openapi;
+      // Kept only when the validator found the operation the route table did.
+      if (err == null && op && found && found.openApiRoute === match?.route.template) {
+        const { pathParams: _varies, ...fixed } = found;
+        known.set(op, fixed);
+      }
+      next(err);
+    });
+  };
+  return [handoff, ...validation];
+}
+
+/** The match's path parameters by name, decoded as the validator decodes them; undefined when one does not decode. */
+function decodedParams({ route, params }: RouteMatch): Record<string, string> | undefined {
+  const decoded: Record<string, string> = {};
+  try {
+    for (let i = 0; i < route.paramNames.length; i += 1) decoded[route.paramNames[i]] = decodeURIComponent(params[i]);
+  } catch {
+    return undefined;
+  }
+  return decoded;
+}
