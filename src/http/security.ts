@@ -3,7 +3,7 @@ import cors from 'cors';
 import helmet from 'helmet';
 import type { Config } from '../config';
 import { ApiError, sendError } from './errors';
-import { recordFixedHeaders } from './perf/fixed-headers';
+import { fixedHeaders, recordFixedHeaders } from './perf/fixed-headers';
 import { RateLimiter } from './rate-limit';
 import { messageFormat, routeOf, type Route } from './routes';
 
@@ -32,12 +32,17 @@ export function apiHelmet(): RequestHandler {
  * so they are computed once at start-up and set from that list on each response.
  */
 export function apiSecurityHeaders(): RequestHandler {
-  const headers = recordFixedHeaders(apiHelmet());
-  if (headers.length === 0) throw new Error('helmet set no headers: the security headers would be missing');
-  return (_req, res, next) => {
-    for (const [name, value] of headers) res.setHeader(name, value);
-    next();
-  };
+  return fixedHeaders(recordFixedHeaders(apiHelmet()));
+}
+
+/** The CORS options every answer shares (`origin`: `*`, or reflected when on the allow-list). */
+function corsBase(origins: Config['corsOrigins']) {
+  return { preflightContinue: true, exposedHeaders: EXPOSED_HEADERS, origin: origins === '*' ? '*' : true };
+}
+
+/** `cors` as configured for answers other than preflights: the source of truth for their CORS headers. */
+export function apiCors(origins: Config['corsOrigins']): RequestHandler {
+  return cors(corsBase(origins));
 }
 
 /**
@@ -51,8 +56,9 @@ export function apiSecurityHeaders(): RequestHandler {
 export function corsLayer(origins: Config['corsOrigins']): RequestHandler {
   const anyOrigin = origins === '*';
   const allowList = new Set(anyOrigin ? [] : origins);
-  const base = { preflightContinue: true, exposedHeaders: EXPOSED_HEADERS, origin: anyOrigin ? '*' : true };
-  const simple = cors(base);
+  const base = corsBase(origins);
+  // With any origin allowed, a simple answer's CORS headers are the same for every request: recorded once.
+  const simple = anyOrigin ? fixedHeaders(recordFixedHeaders(apiCors(origins))) : apiCors(origins);
   // Preflight options per route (built on first use; routes are a fixed set), and one for unknown paths.
   const preflights = new WeakMap<Route, RequestHandler>();
   const unknownPath = cors({ ...base, methods: '', allowedHeaders: '' });

@@ -3,7 +3,7 @@ import express from 'express';
 import request from 'supertest';
 import { testConfig } from '../../src/config';
 import { createHttpServer } from '../../src/http/http-server';
-import { apiHelmet } from '../../src/http/security';
+import { apiCors, apiHelmet } from '../../src/http/security';
 import { validatorPathToRegexp } from '../support/validator';
 import { makeApp } from '../support/app';
 
@@ -52,6 +52,25 @@ describe('speed tricks, through the real createApp / createHttpServer', () => {
     } finally {
       spy.mockRestore();
       await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('when any origin is allowed, then the CORS headers of an answer equal what real cors sets on a real request, with and without an Origin', async () => {
+    const { http } = makeApp({ config: { corsOrigins: '*' } });
+    const plain = express();
+    plain.use(apiCors('*'));
+    plain.get('/books/1', (_req, res) => res.end());
+    for (const origin of [undefined, 'https://app.example']) {
+      const served = http.get('/books/1');
+      const reference = request(plain).get('/books/1');
+      if (origin) {
+        served.set('Origin', origin);
+        reference.set('Origin', origin);
+      }
+      const [ours, real] = await Promise.all([served.expect(200), reference.expect(200)]);
+      const cors = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).filter(([name]) => name.startsWith('access-control-') || name === 'vary'));
+      expect(Object.keys(cors(real.headers)).length).toBeGreaterThan(1);
+      expect(cors(ours.headers)).toEqual(cors(real.headers));
     }
   });
 

@@ -1,18 +1,30 @@
 import type { RequestHandler } from 'express';
 
 /**
- * Speed trick (one of the fenced ones, see ./README.md): helmet with fixed options sets the same headers
- * on every response, so they are recorded once at start-up by running it against a recording response,
- * and set from that list on each response instead of running helmet's dozen middlewares per request.
- * Guarded by test/hardening/perf-tricks.test.ts: the recorded list must equal what real helmet sets
- * on a real request, so an upgrade that makes a header depend on the request switches the test red.
+ * Speed trick (one of the fenced ones, see ./README.md): a middleware that sets the same headers on every
+ * response (helmet with fixed options; cors when any origin is allowed) is run once at start-up against
+ * a recording response, and its headers are then set from that list on each response instead of
+ * running the library per request. `req` is the request it is recorded with (a plain GET by default).
+ * Guarded by test/hardening/perf-tricks.test.ts: each recorded list must equal what the real library
+ * sets on a real request, so an upgrade that makes a header depend on the request switches the test red.
  */
-export function recordFixedHeaders(middleware: RequestHandler): [string, string][] {
+export function recordFixedHeaders(middleware: RequestHandler, req: { method: string; headers: Record<string, string> } = { method: 'GET', headers: {} }): [string, string][] {
   const headers: [string, string][] = [];
   const recorder = {
     setHeader: (name: string, value: unknown) => headers.push([name, String(value)]),
+    getHeader: () => undefined,
     removeHeader: () => undefined,
   };
-  middleware({} as never, recorder as never, () => undefined);
+  let continued = false;
+  middleware(req as never, recorder as never, () => (continued = true));
+  if (!continued || headers.length === 0) throw new Error('a fixed-headers middleware set no headers or did not continue: its headers would be missing');
   return headers;
+}
+
+/** The middleware that sets a recorded list of headers on each response. */
+export function fixedHeaders(headers: readonly [string, string][]): RequestHandler {
+  return (_req, res, next) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
+    next();
+  };
 }
