@@ -10,6 +10,7 @@ import { resolvers as defaultResolvers } from './graphql/resolvers';
 import { abortWhenClientGoes } from './http/client-gone';
 import { answerRoute, jsonBody } from './http/edge';
 import { errorHandler } from './http/errors';
+import { leanJson } from './http/perf/lean-json';
 import { oneLayer } from './http/perf/one-layer';
 import { validatorAfterMatch } from './http/perf/validator-handoff';
 import { originForm, protocolChecks } from './http/protocol';
@@ -83,6 +84,8 @@ export function createApp({
   app.set('query parser', 'simple');
   // Paths are case-sensitive (RFC 3986): /BOOKS is an unknown path, for the route table and the validator alike.
   app.set('case sensitive routing', true);
+  // JSON answers are written with Node's end (src/http/perf/lean-json.ts).
+  leanJson(app);
 
   // Every step up to and including the REST registrar, in order, runs as one express layer (src/http/perf/one-layer.ts).
   const steps: RequestHandler[] = [originForm];

@@ -123,7 +123,7 @@ function writeResult(res: Response, op: OperationInfo, result: AnyResult, pre: P
     // GET (and HEAD, which runs as GET): RFC 9110 section 13.2.2 on the representation about to be sent.
     const verdict = pre && op.method === 'GET' ? evaluate(pre, etag, true) : 'pass';
     if (verdict === 'failed') throw preconditionFailed();
-    res.set('ETag', etag);
+    res.setHeader('ETag', etag);
     if (verdict === 'not-modified') {
       res.status(304).end();
       return;

@@ -99,6 +99,26 @@ describe('speed tricks, through the real createApp / createHttpServer', () => {
     }
   });
 
+  it('when a JSON answer is served, then the app\'s lean res.json writes it, not express\'s send, with the headers express would set', async () => {
+    const { http } = makeApp();
+    const send = jest.spyOn(express.response, 'send');
+    try {
+      const got = await http.get('/books/1').expect(200);
+      const head = await http.head('/books/1').expect(200);
+      await http.post('/books').send({ title: 'Lean' }).expect(201);
+      await http.get('/books/999999').expect(404);
+      expect(send).not.toHaveBeenCalled();
+      expect(got.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(got.body).toEqual({ id: 1, title: expect.any(String), pages: expect.any(Number) });
+      expect(Number(got.headers['content-length'])).toBe(Buffer.byteLength(got.text));
+      // HEAD: the same Content-Length, no body.
+      expect(head.headers['content-length']).toBe(got.headers['content-length']);
+      expect(head.text ?? '').toBe('');
+    } finally {
+      send.mockRestore();
+    }
+  });
+
   it('when a request is served, then the fixed security headers equal what real helmet sets on a real request', async () => {
     const { http } = makeApp();
     const served = await http.get('/books/1').expect(200);
