@@ -23,10 +23,10 @@ export class ApiError extends Error {
 }
 
 /**
- * What a 500 says in the service's own error format (REST, and every answer the edge writes). GraphQL
- * execution results keep graphql-js's masked "Unexpected error." (CONTRACT.md section 4), a separate contract.
+ * What a 500 says, in both API styles: REST's `{"error"}` and every answer the edge writes, and the masked
+ * message of an unexpected GraphQL error (CONTRACT.md section 4). Details go to the log, never to the client.
  */
-export const INTERNAL_ERROR_MESSAGE = 'Something went wrong';
+export const INTERNAL_ERROR_MESSAGE = 'Unexpected error.';
 export const NOT_ALLOWED_MESSAGE = 'Method not allowed';
 
 /** 503 when the service sheds load on purpose (storage is fine, every connection busy): not "unavailable". */

@@ -38,7 +38,7 @@ describe('security headers and error hygiene', () => {
       handlers: { ...handlers, listBooks: () => Promise.reject(new Error('boom in /work/main/src/secret.ts:12')) },
     });
     const res = await request(app).get('/books').expect(500);
-    expect(res.body).toEqual({ error: 'Something went wrong' });
+    expect(res.body).toEqual({ error: 'Unexpected error.' });
     expect(res.text).not.toMatch(LEAKS);
     expect(JSON.stringify(logs)).toMatch(/boom in/);
   });

@@ -176,13 +176,13 @@ describe('request bodies', () => {
 });
 
 describe('unexpected errors', () => {
-  it('when storage throws, then it answers 500 {"error": "Something went wrong"} with no internals and logs the error in full', async () => {
+  it('when storage throws, then it answers 500 {"error": "Unexpected error."} (GraphQL\'s words too) with no internals and logs the error in full', async () => {
     const base = createMemoryStore(loadSeed('default'));
     const failing = { ...base, books: { ...base.books, list: async () => Promise.reject(new Error('disk on fire at /var/db')) } };
     const { http: agent, logs } = makeApp({ store: failing as typeof base });
     const res = await agent.get('/books');
     expect(res.status).toBe(500);
-    expect(res.body).toEqual({ error: 'Something went wrong' });
+    expect(res.body).toEqual({ error: 'Unexpected error.' });
     expectNoInternals(res.text);
     const logged = logs.find((line) => line.level === 'error');
     expect(JSON.stringify(logged)).toMatch(/disk on fire/);
