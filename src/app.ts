@@ -10,6 +10,7 @@ import { resolvers as defaultResolvers } from './graphql/resolvers';
 import { abortWhenClientGoes } from './http/client-gone';
 import { answerRoute, jsonBody } from './http/edge';
 import { errorHandler } from './http/errors';
+import { directDispatch } from './http/perf/direct-dispatch';
 import { leanJson } from './http/perf/lean-json';
 import { oneLayer } from './http/perf/one-layer';
 import { validatorAfterMatch } from './http/perf/validator-handoff';
@@ -87,7 +88,7 @@ export function createApp({
   // JSON answers are written with Node's end (src/http/perf/lean-json.ts).
   leanJson(app);
 
-  // Every step up to and including the REST registrar, in order, runs as one express layer (src/http/perf/one-layer.ts).
+  // Every step up to and including the REST registrar, in order, runs as one pipeline (src/http/perf/one-layer.ts).
   const steps: RequestHandler[] = [originForm];
   // The request's route, found once; every later step reads it from the request.
   steps.push(matchRoute(routes), requestContext(logger, metrics));
@@ -123,7 +124,7 @@ export function createApp({
       idempotencyTtlMs: config.idempotencyTtlMs,
     }),
   );
-  app.use(oneLayer(steps));
-  app.use(errorHandler(logger));
+  // Every request goes straight to that pipeline and the one error handler (src/http/perf/direct-dispatch.ts).
+  directDispatch(app, oneLayer(steps), errorHandler(logger));
   return app;
 }
