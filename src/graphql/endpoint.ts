@@ -142,7 +142,12 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
       raw: req,
       context: { log, store, idempotencyKey: req.method === 'POST' ? req.get(IDEMPOTENCY_KEY) : undefined, clean: false },
     };
-    const send = ([body, init]: GraphqlHttpResponse) => res.writeHead(init.status, init.headers).end(body);
+    // With its length known up front, Node writes the headers and the body as one string in one write;
+    // without it, writeHead commits to chunked encoding and the body goes out as a writev of chunk frames.
+    const send = ([body, init]: GraphqlHttpResponse) => {
+      if (body !== null) res.setHeader('content-length', Buffer.byteLength(body));
+      res.writeHead(init.status, init.headers).end(body);
+    };
     handle(request).then(
       // graphql-http's own 406 (unacceptable Accept) comes before any hook, with no body.
       (response) => send(withTransportBody(response)),

@@ -20,67 +20,74 @@ export interface Loaders {
   commentsOf(post: PostRecord): MaybePromise<CommentRecord[]>;
 }
 
-type ByParent<C> = Map<number, C[]>;
+type ByParent<C> = ReadonlyMap<number, C[]>;
 /** A group's children by parent id: ready, on the way, or the error loading them gave. */
 type Batch<C> = ByParent<C> | Promise<ByParent<C>> | { failed: unknown };
 
-/** The children of one kind of parent, loaded a group at a time and kept for the request. */
+/** Sibling parents whose children load together: their ids, and the batch once it was asked for. */
+interface Group<C> {
+  readonly ids: number[];
+  batch?: Batch<C>;
+}
+
+/**
+ * The children of one kind of parent, loaded a group at a time and kept for the request. A parent
+ * costs one map write (its group, when declared) and one read per lookup; the store hands the
+ * children back already grouped by parent, so nothing is regrouped or copied here.
+ */
 class ChildrenLoader<C extends { id: number }, K extends keyof C> {
-  /** Parent id -> the batch that loaded (or is loading) its children. */
-  private readonly batches = new Map<number, Batch<C>>();
-  /** Parent id -> the ids of its group, for parents whose children are not loaded yet. */
-  private readonly groups = new Map<number, readonly number[]>();
+  /** Parent id -> the group it was declared in (the first one), which holds its batch once loaded. */
+  private readonly groups = new Map<number, Group<C>>();
 
   constructor(
     private readonly collection: ChildCollection<C, K>,
     /** Called with each batch of loaded children: the next level's group. */
-    private readonly onLoaded: (children: C[]) => void = () => undefined,
+    private readonly onLoaded: (byParent: ByParent<C>) => void = () => undefined,
   ) {}
 
-  group(parents: readonly { id: number }[]): void {
-    const ids = parents.map((parent) => parent.id);
-    for (const id of ids) if (!this.batches.has(id)) this.groups.set(id, ids);
+  /** Declares one group of the parents in `lists` that are not in a group yet. */
+  group(lists: Iterable<readonly { id: number }[]>): void {
+    const group: Group<C> = { ids: [] };
+    for (const parents of lists) {
+      for (const { id } of parents) {
+        if (this.groups.has(id)) continue;
+        this.groups.set(id, group);
+        group.ids.push(id);
+      }
+    }
   }
 
   load(parentId: number): MaybePromise<C[]> {
-    let batch = this.batches.get(parentId);
-    if (batch === undefined) {
-      const ids = (this.groups.get(parentId) ?? [parentId]).filter((id) => !this.batches.has(id));
-      batch = this.fetch(ids);
-      for (const id of ids) {
-        this.batches.set(id, batch);
-        this.groups.delete(id);
-      }
-    }
-    if (batch instanceof Map) return batch.get(parentId) ?? [];
+    let group = this.groups.get(parentId);
+    if (group === undefined) this.groups.set(parentId, (group = { ids: [parentId] }));
+    const batch = (group.batch ??= this.fetch(group.ids));
+    if (isPromise(batch)) return batch.then((byParent) => byParent.get(parentId) ?? []);
     if ('failed' in batch) throw batch.failed;
-    return batch.then((byParent) => byParent.get(parentId) ?? []);
+    return batch.get(parentId) ?? [];
   }
 
-  private fetch(ids: number[]): Batch<C> {
+  private fetch(ids: readonly number[]): Batch<C> {
     try {
       const loaded = this.collection.listByParents(ids);
-      return isPromise(loaded) ? loaded.then((children) => this.byParent(ids, children)) : this.byParent(ids, loaded);
+      return isPromise(loaded) ? loaded.then((byParent) => this.loaded(byParent)) : this.loaded(loaded);
     } catch (failed) {
       return { failed };
     }
   }
 
-  private byParent(ids: readonly number[], children: C[]): ByParent<C> {
-    const byParent: ByParent<C> = new Map(ids.map((id) => [id, []]));
-    const key = this.collection.parentKey;
-    for (const child of children) byParent.get(child[key] as number)?.push(child);
-    this.onLoaded(children);
+  private loaded(byParent: ByParent<C>): ByParent<C> {
+    this.onLoaded(byParent);
     return byParent;
   }
 }
 
 export function createLoaders(store: Store): Loaders {
   const comments = new ChildrenLoader(store.comments);
-  const posts = new ChildrenLoader(store.posts, (loaded) => comments.group(loaded));
+  // All the posts of one group of users are one group: their comments load in one call.
+  const posts = new ChildrenLoader(store.posts, (byUser) => comments.group(byUser.values()));
   return {
     users: (users) => {
-      posts.group(users);
+      posts.group([users]);
       return users;
     },
     postsOf: (user) => posts.load(user.id),

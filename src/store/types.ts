@@ -81,11 +81,14 @@ export interface Collection<T extends { id: number }> {
 /** A collection whose records belong to a parent record (posts to users, comments to posts). */
 export interface ChildCollection<T extends { id: number }, K extends keyof T> extends Collection<T> {
   /**
-   * All records whose `parentKey` is one of `parentIds`, in id order: one storage call for a batch.
+   * The records whose `parentKey` is one of `parentIds`, grouped by parent: every id given is a key
+   * (an empty list for a parent with none), each list in id order. One storage call for a batch.
    * A store that has them at hand answers synchronously (the memory store does): GraphQL's nested
-   * lists then resolve without a promise per object (src/graphql/loaders.ts).
+   * lists then resolve without a promise per object (src/graphql/loaders.ts). The lists may be
+   * shared and frozen (the memory store keeps one per parent until a write changes it): callers
+   * read them and never change them.
    */
-  listByParents(parentIds: readonly number[]): MaybePromise<T[]>;
+  listByParents(parentIds: readonly number[]): MaybePromise<ReadonlyMap<number, T[]>>;
   readonly parentKey: K;
 }
 

@@ -116,5 +116,21 @@ describe('/graphql outside GraphQL execution: the service JSON error format, HEA
     expect(head.headers['content-type']).toBe(get.headers['content-type']);
     expect(head.text ?? '').toBe('');
   });
+
+  it('when an answer is sent (a result, a GraphQL error or a transport error), then it carries its byte length, not chunked encoding', async () => {
+    const { gql, http } = makeGqlApp();
+    const answers = [
+      await gql('{ users { name posts { title comments { body } } } }'),
+      await gql('{ books { nope } }'),
+      await http.put('/graphql').expect(405),
+    ];
+    for (const res of answers) {
+      expect(res.headers['transfer-encoding']).toBeUndefined();
+      expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.text)));
+    }
+    const head = await http.head('/graphql').query({ query: '{ books { id } }' }).expect(200);
+    const get = await http.get('/graphql').query({ query: '{ books { id } }' }).expect(200);
+    expect(head.headers['content-length']).toBe(get.headers['content-length']);
+  });
 });
 

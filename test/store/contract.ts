@@ -81,6 +81,11 @@ function restAnswers() {
 }
 
 /** Tries to change a record the store returned: a frozen record refuses with a TypeError, a copy takes it. */
+/** What listByParents answered, with each child as its id. */
+function childIds(byParent: ReadonlyMap<number, { id: number }[]>): Map<number, number[]> {
+  return new Map([...byParent].map(([parent, children]) => [parent, children.map((child) => child.id)]));
+}
+
 function attemptChange(change: () => unknown): void {
   try {
     change();
@@ -145,12 +150,12 @@ export function storeContract(makeStore: (seed: SeedData) => Promise<Store>): vo
       attemptChange(() => (created.title = 'changed by create'));
       const updated = (await store.books.update(2, { pages: 7 }))!;
       attemptChange(() => (updated.title = 'changed by update'));
-      const children = await store.posts.listByParents([1]);
+      const children = (await store.posts.listByParents([1])).get(1)!;
       attemptChange(() => (children[0].title = 'changed by listByParents'));
       expect((await store.books.list()).items.map((b) => b.title)).toEqual(['Dune', 'Beloved', 'Emma', 'New']);
       expect(await store.books.get(2)).toEqual({ id: 2, title: 'Dune', pages: 7 });
       expect(await store.books.get(created.id)).toEqual({ id: created.id, title: 'New', pages: 1 });
-      expect((await store.posts.listByParents([1]))[0].title).toBe('Notes on the engine');
+      expect((await store.posts.listByParents([1])).get(1)![0].title).toBe('Notes on the engine');
     });
 
     it('when the id is a GraphQL-only record, then get returns it whole; an unknown id is undefined', async () => {
@@ -293,34 +298,67 @@ export function storeContract(makeStore: (seed: SeedData) => Promise<Store>): vo
   });
 
   describe('listByParents', () => {
-    it('when given parent ids, then it returns all their children in id order', async () => {
-      expect((await store.posts.listByParents([2, 1])).map((p) => p.id)).toEqual([1, 2, 3]);
-      expect(await store.comments.listByParents([3])).toEqual([
-        { id: 1, postId: 3, body: 'Great' },
-        { id: 3, postId: 3, body: 'Agreed' },
-      ]);
+    it('when given parent ids, then it returns all their children by parent, each list in id order', async () => {
+      expect(childIds(await store.posts.listByParents([2, 1]))).toEqual(new Map([[2, [1, 3]], [1, [2]]]));
+      expect(await store.comments.listByParents([3])).toEqual(
+        new Map([
+          [
+            3,
+            [
+              { id: 1, postId: 3, body: 'Great' },
+              { id: 3, postId: 3, body: 'Agreed' },
+            ],
+          ],
+        ]),
+      );
       expect(store.posts.parentKey).toBe('userId');
       expect(store.comments.parentKey).toBe('postId');
     });
 
-    it('when no parent has children or no ids are given, then it returns an empty list', async () => {
-      expect(await store.posts.listByParents([99])).toEqual([]);
-      expect(await store.comments.listByParents([])).toEqual([]);
+    it('when no parent has children or no ids are given, then each parent has an empty list, and no ids give no parents', async () => {
+      expect(await store.posts.listByParents([99])).toEqual(new Map([[99, []]]));
+      expect(await store.comments.listByParents([])).toEqual(new Map());
     });
 
     it('when a child is created, then it is listed under its parent after the seeded ones', async () => {
       const post = await store.posts.create({ userId: 1, title: 'Sketch', body: 'Text' });
-      expect((await store.posts.listByParents([1])).map((p) => p.id)).toEqual([2, post.id]);
+      expect(childIds(await store.posts.listByParents([1]))).toEqual(new Map([[1, [2, post.id]]]));
     });
 
     it('when a child is updated, moved to another parent or deleted, then each parent lists exactly its current children', async () => {
       await store.posts.update(2, { title: 'Renamed' });
-      expect(await store.posts.listByParents([1])).toEqual([expect.objectContaining({ id: 2, title: 'Renamed' })]);
+      expect((await store.posts.listByParents([1])).get(1)).toEqual([expect.objectContaining({ id: 2, title: 'Renamed' })]);
       await store.posts.update(1, { userId: 1 });
-      expect((await store.posts.listByParents([1])).map((p) => p.id)).toEqual([1, 2]);
-      expect((await store.posts.listByParents([2])).map((p) => p.id)).not.toContain(1);
+      expect(childIds(await store.posts.listByParents([1]))).toEqual(new Map([[1, [1, 2]]]));
+      expect(childIds(await store.posts.listByParents([2])).get(2)).not.toContain(1);
       await store.posts.delete(2);
-      expect((await store.posts.listByParents([1, 1])).map((p) => p.id)).toEqual([1]);
+      expect(childIds(await store.posts.listByParents([1, 1]))).toEqual(new Map([[1, [1]]]));
+    });
+
+    it('when children were listed before a create, an update, a move or a delete, then the next listing shows the write, and lists handed out before stay as they were', async () => {
+      const listed = async () => childIds(await store.posts.listByParents([1, 2, 3]));
+      expect(await listed()).toEqual(new Map([[1, [2]], [2, [1, 3]], [3, [4]]]));
+      const before = (await store.posts.listByParents([2])).get(2)!;
+      const created = await store.posts.create({ userId: 2, title: 'Later', body: 'Text' });
+      expect(await listed()).toEqual(new Map([[1, [2]], [2, [1, 3, created.id]], [3, [4]]]));
+      await store.posts.update(3, { title: 'Renamed' });
+      expect((await store.posts.listByParents([2])).get(2)!.map((p) => p.title)).toEqual(['On computable numbers', 'Renamed', 'Later']);
+      await store.posts.update(1, { userId: 3 });
+      expect(await listed()).toEqual(new Map([[1, [2]], [2, [3, created.id]], [3, [1, 4]]]));
+      await store.posts.delete(2);
+      expect(await listed()).toEqual(new Map([[1, []], [2, [3, created.id]], [3, [1, 4]]]));
+      expect(before.map((p) => [p.id, p.title])).toEqual([
+        [1, 'On computable numbers'],
+        [3, 'Computing machinery'],
+      ]);
+    });
+
+    it('when the caller changes a returned list, then later listings are unchanged', async () => {
+      const children = (await store.comments.listByParents([3])).get(3)!;
+      // A store may hand out fresh lists (the change is its own) or frozen shared ones (the change throws).
+      attemptChange(() => children.push({ id: 99, postId: 3, body: 'Injected' }));
+      attemptChange(() => children.reverse());
+      expect(childIds(await store.comments.listByParents([3]))).toEqual(new Map([[3, [1, 3]]]));
     });
   });
 

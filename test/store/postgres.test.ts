@@ -77,7 +77,7 @@ describePostgres('PostgreSQL store: migrations, seed and ids across restarts', (
     const store = await createPostgresStore({ pool: db.shared(), schema: db.newSchema(), seed: loadSeed('default'), onQuery: (t) => statements.push(t) });
     const users = (await store.users.list()).items;
     statements.length = 0;
-    const posts = await store.posts.listByParents(users.map((u) => u.id));
+    const posts = [...(await store.posts.listByParents(users.map((u) => u.id))).values()].flat();
     await store.comments.listByParents(posts.map((p) => p.id));
     expect(posts.length).toBeGreaterThan(1);
     expect(statements).toHaveLength(2);

@@ -91,12 +91,25 @@ export class MemoryCollection<T extends { id: number }> implements Collection<T>
   protected removed(_record: T): void {}
 }
 
+/** A parent's children: by id, and (once asked for, until a write changes them) as a frozen list in id order. */
+interface Children<T> {
+  readonly byId: Map<number, T>;
+  list?: T[];
+}
+
+/** What a parent with no children lists: one frozen empty list, shared. */
+const NO_CHILDREN: never[] = Object.freeze([]) as never[];
+
 export class MemoryChildCollection<T extends { id: number }, K extends keyof T>
   extends MemoryCollection<T>
   implements ChildCollection<T, K>
 {
-  /** Parent id -> its children by id: a batch costs the children it returns, not a scan of the collection. */
-  private readonly byParent = new Map<T[K], Map<number, T>>();
+  /**
+   * Parent id -> its children: a batch costs a lookup per parent, not a scan of the collection. Each
+   * parent's list is built once and handed out frozen to every reader (as records are) until a write
+   * to one of its children drops it, so reading the same children again allocates and sorts nothing.
+   */
+  private readonly byParent = new Map<T[K], Children<T>>();
 
   constructor(
     readonly parentKey: K,
@@ -108,27 +121,34 @@ export class MemoryChildCollection<T extends { id: number }, K extends keyof T>
   }
 
   /** Synchronous (see ChildCollection): the records are in memory. */
-  listByParents(parentIds: readonly number[]): T[] {
-    const out: T[] = [];
-    for (const parentId of new Set(parentIds)) {
-      const children = this.byParent.get(parentId as T[K]);
-      if (children) for (const child of children.values()) out.push(child);
-    }
-    // In id order, as the interface promises (a run already in order costs one pass).
-    return out.sort((a, b) => a.id - b.id);
+  listByParents(parentIds: readonly number[]): Map<number, T[]> {
+    const out = new Map<number, T[]>();
+    for (const parentId of parentIds) out.set(parentId, this.childrenOf(parentId));
+    return out;
+  }
+
+  private childrenOf(parentId: number): T[] {
+    const children = this.byParent.get(parentId as T[K]);
+    if (!children) return NO_CHILDREN;
+    // Updates keep a child's place and a moved child joins at the end, so sort: ids give the order.
+    children.list ??= Object.freeze([...children.byId.values()].sort((a, b) => a.id - b.id)) as T[];
+    return children.list;
   }
 
   protected override stored(record: T, previous?: T): void {
     if (previous && previous[this.parentKey] !== record[this.parentKey]) this.removed(previous);
     const parent = record[this.parentKey];
     let children = this.byParent.get(parent);
-    if (!children) this.byParent.set(parent, (children = new Map()));
-    children.set(record.id, record);
+    if (!children) this.byParent.set(parent, (children = { byId: new Map() }));
+    children.byId.set(record.id, record);
+    children.list = undefined;
   }
 
   protected override removed(record: T): void {
     const children = this.byParent.get(record[this.parentKey]);
-    children?.delete(record.id);
-    if (children?.size === 0) this.byParent.delete(record[this.parentKey]);
+    if (!children) return;
+    children.byId.delete(record.id);
+    children.list = undefined;
+    if (children.byId.size === 0) this.byParent.delete(record[this.parentKey]);
   }
 }

@@ -134,11 +134,14 @@ export class PgChildCollection<T extends { id: number }, K extends keyof T & str
     this.parentColumn = ident(column.column);
   }
 
-  /** One statement for any number of parents. */
-  async listByParents(parentIds: readonly number[]): Promise<T[]> {
-    if (parentIds.length === 0) return [];
-    return this.db.query<T>(`SELECT ${this.select} FROM ${this.table} WHERE ${this.parentColumn} = ANY($1::bigint[]) ORDER BY id`, [
+  /** One statement for any number of parents; the rows (in id order) are grouped here. */
+  async listByParents(parentIds: readonly number[]): Promise<Map<number, T[]>> {
+    const byParent = new Map<number, T[]>(parentIds.map((id) => [id, []]));
+    if (parentIds.length === 0) return byParent;
+    const rows = await this.db.query<T>(`SELECT ${this.select} FROM ${this.table} WHERE ${this.parentColumn} = ANY($1::bigint[]) ORDER BY id`, [
       [...parentIds],
     ]);
+    for (const row of rows) byParent.get(row[this.parentKey] as number)?.push(row);
+    return byParent;
   }
 }
