@@ -24,6 +24,32 @@ export function etagOf(body: unknown): string {
   return `"${hash('sha1', JSON.stringify(body), 'base64url')}"`;
 }
 
+/** A function from a JSON body to its entity tag (etagOf, or a memo of it). */
+export type EtagOf = (body: unknown) => string;
+
+/**
+ * etagOf, remembered for frozen flat records: the stores hand out their records frozen, with scalar
+ * fields only, so such an object's JSON (and tag) can never change, and a record read again (the memory
+ * store hands out the same object until it is written) is not serialised and hashed again. Anything
+ * else (lists, derived shapes, records with an object inside) is tagged anew each time. One memo per
+ * app (the registrar's); its entries go with their records.
+ */
+export function etagMemo(): EtagOf {
+  const known = new WeakMap<object, string>();
+  return (body) => {
+    if (!isFrozenFlatRecord(body)) return etagOf(body);
+    let tag = known.get(body);
+    if (tag === undefined) known.set(body, (tag = etagOf(body)));
+    return tag;
+  };
+}
+
+function isFrozenFlatRecord(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.isFrozen(value)) return false;
+  for (const field of Object.values(value)) if (typeof field === 'object' && field !== null) return false;
+  return true;
+}
+
 export function preconditionsOf(req: Request): Preconditions | undefined {
   const ifMatch = req.headers['if-match'];
   const ifNoneMatch = req.headers['if-none-match'];
@@ -57,8 +83,8 @@ export function evaluate(pre: Preconditions, etag: string, safe: boolean): Verdi
 /** A predicate on the representation a GET would answer: what a write hands its store as `expect`. */
 export type Precondition = (representation: unknown) => boolean;
 
-export function writePrecondition(pre: Preconditions): Precondition {
-  return (representation) => evaluate(pre, etagOf(representation), false) === 'pass';
+export function writePrecondition(pre: Preconditions, tagOf: EtagOf = etagOf): Precondition {
+  return (representation) => evaluate(pre, tagOf(representation), false) === 'pass';
 }
 
 /** The 412 answer; the error handler writes it in the family's format. */

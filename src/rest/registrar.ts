@@ -3,7 +3,7 @@ import { ApiError, oneLine } from '../http/errors';
 import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, requestFingerprint } from '../http/idempotency';
 import { matchOf, type OperationInfo, type Route, type RouteTable } from '../http/routes';
 import type { Store } from '../store/types';
-import { etagOf, evaluate, preconditionFailed, preconditionsOf, writePrecondition, type Preconditions } from './conditional';
+import { etagMemo, evaluate, preconditionFailed, preconditionsOf, writePrecondition, type EtagOf, type Preconditions } from './conditional';
 import type { HandlerInput, Handlers, OperationId, RestContext } from './types';
 
 type AnyHandler = (input: HandlerInput<OperationId>, ctx: RestContext) => unknown;
@@ -45,6 +45,8 @@ export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestCont
     }
     byRoute.set(route, byMethod);
   }
+  // Entity tags of the records answered, kept while the records live (src/rest/conditional.ts).
+  const etagFor = etagMemo();
   return (req, res, next) => {
     // The route table has answered unknown paths and methods: a spec operation is bound here.
     const match = matchOf(req)!;
@@ -52,11 +54,11 @@ export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestCont
     const key = op.idempotencyKey ? req.get(IDEMPOTENCY_KEY) : undefined;
     const pre = op.conditional ? preconditionsOf(req) : undefined;
     new Promise<AnyResult>((resolve) => {
-      const input = toInput(req, match.route, match.params, op, pre);
+      const input = toInput(req, match.route, match.params, op, pre, etagFor);
       const run = async (store: Store) => (await handler(input, { ...ctx, store })) as AnyResult;
       resolve(key === undefined ? run(ctx.store) : once(ctx, key, requestFingerprint(req.method, input.path, req.body), run));
     })
-      .then((result) => writeResult(res, op, result, pre))
+      .then((result) => writeResult(res, op, result, pre, etagFor))
       .catch(next);
   };
 }
@@ -94,6 +96,7 @@ function toInput(
   raw: readonly string[],
   op: OperationInfo,
   pre: Preconditions | undefined,
+  etagFor: EtagOf,
 ): HandlerInput<OperationId> {
   const params = pathParams(route, raw);
   // The validator has checked these are integers in range, but it coerces with Number(), which also
@@ -112,14 +115,14 @@ function toInput(
     // Without a trailing slash, so links built from it are canonical (`/books/` is served as `/books`).
     path: (req.baseUrl + req.path).replace(/(.)\/+$/, '$1'),
     // Reads are checked below, on the body they answer; writes hand the check to the store (atomic).
-    precondition: pre && op.method !== 'GET' ? writePrecondition(pre) : undefined,
+    precondition: pre && op.method !== 'GET' ? writePrecondition(pre, etagFor) : undefined,
   };
 }
 
-function writeResult(res: Response, op: OperationInfo, result: AnyResult, pre: Preconditions | undefined): void {
+function writeResult(res: Response, op: OperationInfo, result: AnyResult, pre: Preconditions | undefined, etagFor: EtagOf): void {
   const media = op.responseMedia[result.status];
   if (result.body !== undefined && op.etagStatuses.includes(result.status)) {
-    const etag = etagOf(result.body);
+    const etag = etagFor(result.body);
     // GET (and HEAD, which runs as GET): RFC 9110 section 13.2.2 on the representation about to be sent.
     const verdict = pre && op.method === 'GET' ? evaluate(pre, etag, true) : 'pass';
     if (verdict === 'failed') throw preconditionFailed();
