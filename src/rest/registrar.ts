@@ -55,7 +55,8 @@ export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestCont
     const pre = op.conditional ? preconditionsOf(req) : undefined;
     new Promise<AnyResult>((resolve) => {
       const input = toInput(req, match.route, match.params, op, pre, etagFor);
-      const run = async (store: Store) => (await handler(input, { ...ctx, store })) as AnyResult;
+      // The service's own context, or a copy on the keyed operation's transaction store.
+      const run = async (store: Store) => (await handler(input, store === ctx.store ? ctx : { ...ctx, store })) as AnyResult;
       resolve(key === undefined ? run(ctx.store) : once(ctx, key, requestFingerprint(req.method, input.path, req.body), run));
     })
       .then((result) => writeResult(res, op, result, pre, etagFor))

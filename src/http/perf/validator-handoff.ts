@@ -28,7 +28,16 @@ const LOOKUP = ['pathParamsMiddleware', 'metadataMiddleware', 'securityMiddlewar
 const VALIDATION = ['requestMiddleware', 'responseMiddleware'];
 
 /** What the validator's metadata middleware puts on the request (only `pathParams` varies per request). */
-type OpenApiMetadata = { openApiRoute?: unknown; pathParams: Record<string, string> } & Record<string, unknown>;
+interface OpenApiMetadata {
+  expressRoute: unknown;
+  openApiRoute: unknown;
+  pathParams: Record<string, string>;
+  schema: unknown;
+  serial: unknown;
+  _responseSchema?: unknown;
+}
+/** Its fields, all of them: metadata with any other field is not kept (that operation always runs the lookup). */
+const METADATA_FIELDS = new Set(['expressRoute', 'openApiRoute', 'pathParams', 'schema', 'serial', '_responseSchema']);
 type ValidatedRequest = Request & { openapi?: OpenApiMetadata };
 
 export function validatorAfterMatch(middlewares: readonly RequestHandler[]): RequestHandler[] {
@@ -38,24 +47,33 @@ export function validatorAfterMatch(middlewares: readonly RequestHandler[]): Req
   if (!expected) throw new Error(`express-openapi-validator: unexpected middlewares (${names.join(', ')}): update src/http/perf/validator-handoff.ts`);
   const lookup = oneLayer(middlewares.slice(0, lookupCount));
   const validation = middlewares.slice(lookupCount);
-  const known = new WeakMap<OperationInfo, Omit<OpenApiMetadata, 'pathParams'>>();
+  const kept = new WeakMap<OperationInfo, Omit<OpenApiMetadata, 'pathParams'>>();
 
   const handoff: RequestHandler = (req, res, next) => {
     const op = operationOf(req);
     const match = matchOf(req);
-    const metadata = op && known.get(op);
+    const metadata = op && kept.get(op);
     const params = metadata && match ? decodedParams(match) : undefined;
     if (metadata && params) {
-      (req as ValidatedRequest).openapi = { ...metadata, pathParams: params };
+      // A literal of the known fields (rather than a spread of the kept object): one shape for every request.
+      (req as ValidatedRequest).openapi = {
+        expressRoute: metadata.expressRoute,
+        openApiRoute: metadata.openApiRoute,
+        pathParams: params,
+        schema: metadata.schema,
+        serial: metadata.serial,
+        _responseSchema: metadata._responseSchema,
+      };
       req.params = params;
       return next();
     }
     lookup(req, res, (err?: unknown) => {
       const found = (req as ValidatedRequest).openapi;
       // Kept only when the validator found the operation the route table did.
-      if (err == null && op && found && found.openApiRoute === match?.route.template) {
+      const plain = found !== undefined && Object.keys(found).every((field) => METADATA_FIELDS.has(field));
+      if (err == null && op && plain && found.openApiRoute === match?.route.template) {
         const { pathParams: _varies, ...fixed } = found;
-        known.set(op, fixed);
+        kept.set(op, fixed);
       }
       next(err);
     });
