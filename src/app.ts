@@ -14,6 +14,7 @@ import { directDispatch } from './http/perf/direct-dispatch';
 import { leanJson } from './http/perf/lean-json';
 import { oneLayer } from './http/perf/one-layer';
 import { validatorAfterMatch } from './http/perf/validator-handoff';
+import { idempotencyKeyRule } from './http/idempotency';
 import { originForm, protocolChecks } from './http/protocol';
 import { requestContext } from './http/request-context';
 import { matchRoute, RouteTable, type OwnRoute } from './http/routes';
@@ -63,7 +64,7 @@ export function createApp({
   const metrics = config.metricsEnabled ? createMetrics({ store, path: config.metricsPath }) : undefined;
   // Every path the service answers: the spec's operations, and these routes of its own (their path
   // is outside openapi.yaml: the GraphQL endpoint, the docs and spec files, the metrics when they are on).
-  const graphql = graphqlEndpoint({ store, config, logger, resolvers, metrics: metrics?.graphql });
+  const graphql = graphqlEndpoint({ store, config, logger, resolvers, metrics: metrics?.graphql, idempotencyKey: idempotencyKeyRule(openapi) });
   const graphiql = graphiqlPage();
   const own: OwnRoute[] = [
     {

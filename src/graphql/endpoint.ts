@@ -3,7 +3,7 @@ import { getOperationAST, type ExecutionResult, type GraphQLError } from 'graphq
 import { createHandler, type Handler, type Request as GraphqlHttpRequest, type RequestParams, type Response as GraphqlHttpResponse } from 'graphql-http';
 import type { Resolvers } from '../../generated/graphql';
 import type { Config } from '../config';
-import { IDEMPOTENCY_KEY } from '../http/idempotency';
+import { IDEMPOTENCY_KEY, type KeyRule } from '../http/idempotency';
 import type { Logger } from '../logger';
 import { NO_GRAPHQL_METRICS, type GraphqlMetrics, type RefusalReason } from '../ops/metrics';
 import type { Store } from '../store/types';
@@ -25,6 +25,8 @@ export interface GraphqlEndpointDeps {
   resolvers?: Resolvers;
   /** Where compiled, refused and executed documents are counted; nothing is counted without it. */
   metrics?: GraphqlMetrics;
+  /** Which Idempotency-Key values a keyed mutation takes: openapi.yaml's rule (src/http/idempotency.ts). */
+  idempotencyKey: KeyRule;
 }
 
 /** Per-request state the graphql-http hooks share. */
@@ -69,7 +71,7 @@ function refusalReason(errors: readonly GraphQLError[]): RefusalReason {
  *   the plain serialisation of clean results (plain-result.ts);
  * - `formatError`: masking of unexpected errors (masking.ts).
  */
-export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO_GRAPHQL_METRICS }: GraphqlEndpointDeps): RequestHandler {
+export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO_GRAPHQL_METRICS, idempotencyKey }: GraphqlEndpointDeps): RequestHandler {
   const schema = buildSchema(resolvers);
   const { maxDepth, maxAliases, maxTokens, documentCacheSize, compiledCacheSize, compileAfter } = config.graphql;
   const documents = documentPreparer(schema, [depthLimit(maxDepth), aliasLimit(maxAliases)], { maxTokens, maxNesting: maxDepth + NESTING_ALLOWANCE, cacheSize: documentCacheSize });
@@ -85,7 +87,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
   });
   const masking = errorMasking(schema);
   const readParams = requestParamsReader(config, metrics);
-  const once = idempotentMutations(store, config.idempotencyTtlMs);
+  const once = idempotentMutations(store, config.idempotencyTtlMs, idempotencyKey);
 
   /** The keyed mutation's answer on `tx`: this handler again, with the parameters already read and no key. */
   const answerOn = async (req: HookRequest, params: RequestParams, tx: Store): Promise<{ response: GraphqlHttpResponse; kept: boolean }> => {

@@ -1,13 +1,10 @@
 import type { Response } from 'graphql-http';
-import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, OUTCOME_UNKNOWN, requestFingerprint } from '../http/idempotency';
+import { KEY_IN_PROGRESS, KEY_REUSED, OUTCOME_UNKNOWN, requestFingerprint, type KeyRule } from '../http/idempotency';
 import type { Logger } from '../logger';
 import { StorageUnavailableError } from '../store/errors';
 import type { Store } from '../store/types';
 import { UNAVAILABLE_MESSAGE } from './masking';
 import { JSON_TYPE } from './transport';
-
-/** draft-ietf-httpapi-idempotency-key-header: the same rule as openapi.yaml's IdempotencyKey parameter. */
-const VALID_KEY = /^[ -~]{1,255}$/;
 
 /** One HTTP answer of the endpoint as it is kept under an Idempotency-Key. */
 interface Answer {
@@ -46,9 +43,9 @@ export interface KeyedMutation {
  * answer are kept together, and only when it succeeded without errors (otherwise nothing of it is
  * kept, and the key may be retried). Same key and request: the first answer again; another request: 422.
  */
-export function idempotentMutations(store: Store, ttlMs: number) {
+export function idempotentMutations(store: Store, ttlMs: number, keyRule: KeyRule) {
   return async function once({ key, params, answer, log }: KeyedMutation): Promise<Response> {
-    if (!VALID_KEY.test(key)) return keyError(400, `${IDEMPOTENCY_KEY} must be 1 to 255 printable ASCII characters`, 'BAD_REQUEST');
+    if (!keyRule.test(key)) return keyError(400, keyRule.message, 'BAD_REQUEST');
     const fingerprint = requestFingerprint('POST', '/graphql', { query: params.query, operationName: params.operationName ?? null, variables: params.variables ?? null });
     try {
       const done = await store.idempotent({ key, fingerprint, ttlMs }, async (tx) => {

@@ -1,7 +1,37 @@
 import { createHash } from 'node:crypto';
+import type { OpenApiDocument } from '../spec';
 
 /** The request header of draft-ietf-httpapi-idempotency-key-header. */
 export const IDEMPOTENCY_KEY = 'Idempotency-Key';
+
+/** Which Idempotency-Key values are keys, and what a refused one is told. */
+export interface KeyRule {
+  test(key: string): boolean;
+  message: string;
+}
+
+/**
+ * The Idempotency-Key rule exactly as openapi.yaml declares it (`components.parameters.IdempotencyKey`):
+ * its length bounds and pattern. REST's validator applies the spec itself; GraphQL's keyed mutations
+ * use this, so both styles take the same keys and the rule is written once, in the spec.
+ */
+export function idempotencyKeyRule(doc: OpenApiDocument): KeyRule {
+  const parameters = doc.components.parameters as Record<string, { schema?: { minLength?: number; maxLength?: number; pattern?: string } }> | undefined;
+  const schema = parameters?.IdempotencyKey?.schema;
+  if (!schema?.pattern || schema.minLength === undefined || schema.maxLength === undefined) {
+    throw new Error('openapi.yaml: components.parameters.IdempotencyKey needs a schema with minLength, maxLength and pattern');
+  }
+  const { minLength, maxLength, pattern } = schema;
+  const matches = new RegExp(pattern, 'u');
+  return {
+    // Lengths count characters (code points), as JSON Schema's do.
+    test: (key) => {
+      const length = [...key].length;
+      return length >= minLength && length <= maxLength && matches.test(key);
+    },
+    message: `${IDEMPOTENCY_KEY} must be ${minLength} to ${maxLength} characters matching ${pattern}`,
+  };
+}
 
 /** JSON with object keys sorted at every level: equal values give equal text, whatever the key order or spacing. */
 function canonicalJson(value: unknown): string {

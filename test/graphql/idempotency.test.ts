@@ -86,6 +86,20 @@ describe('POST /graphql with an Idempotency-Key', () => {
     expect(await snapshot(store)).toEqual(before);
   });
 
+  it.each([
+    ['a key of 255 characters', 'k'.repeat(255), true],
+    ['a key of 256 characters', 'k'.repeat(256), false],
+    ['a key with a space and punctuation', 'order 42: retry #1', true],
+    ['a key with a non-ASCII character', 'clé-1', false],
+  ])('when %s is sent, then GraphQL takes it exactly when REST does (openapi.yaml\'s one rule)', async (_name, key, accepted) => {
+    // Two apps: one key store holds REST's and GraphQL's keys alike, so one key in both would be a reuse.
+    const rest = await makeApp().http.post('/books').set(KEY, key).send({ title: 'Keyed' });
+    const graphql = await makeApp().http.post('/graphql').set(KEY, key).send({ query: ADD, variables: { title: 'Keyed' } });
+    expect(rest.status).toBe(accepted ? 201 : 400);
+    expect(graphql.status).toBe(accepted ? 200 : 400);
+    if (!accepted) expect(graphql.body.errors[0]).toMatchObject({ message: 'Idempotency-Key must be 1 to 255 characters matching ^[ -~]+$', extensions: { code: 'BAD_REQUEST' } });
+  });
+
   it('when a query carries a key, then the key is ignored (queries change nothing)', async () => {
     const { http } = makeApp();
     const first = await http.post('/graphql').set(KEY, 'g-5').send({ query: '{ todos { id } }' }).expect(200);
