@@ -53,14 +53,17 @@ export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestCont
     const { op, handler } = byRoute.get(match.route)!.get(req.method)!;
     const key = op.idempotencyKey ? req.get(IDEMPOTENCY_KEY) : undefined;
     const pre = op.conditional ? preconditionsOf(req) : undefined;
-    new Promise<AnyResult>((resolve) => {
+    let answer: Promise<AnyResult>;
+    try {
       const input = toInput(req, match.route, match.params, op, pre, etagFor);
-      // The service's own context, or a copy on the keyed operation's transaction store.
-      const run = async (store: Store) => (await handler(input, store === ctx.store ? ctx : { ...ctx, store })) as AnyResult;
-      resolve(key === undefined ? run(ctx.store) : once(ctx, key, requestFingerprint(req.method, input.path, req.body), run));
-    })
-      .then((result) => writeResult(res, op, result, pre, etagFor))
-      .catch(next);
+      // The service's own context, or a copy on the keyed operation's transaction store. The handler's own
+      // promise is used as it is (Promise.resolve adds no step to a native promise).
+      const run = (store: Store) => Promise.resolve(handler(input, store === ctx.store ? ctx : { ...ctx, store }) as AnyResult | Promise<AnyResult>);
+      answer = key === undefined ? run(ctx.store) : once(ctx, key, requestFingerprint(req.method, input.path, req.body), run);
+    } catch (error) {
+      return next(error);
+    }
+    answer.then((result) => writeResult(res, op, result, pre, etagFor)).then(undefined, next);
   };
 }
 
