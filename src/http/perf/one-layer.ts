@@ -1,15 +1,15 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /**
- * Middlewares run in order as ONE express layer. Every `app.use` layer costs express's router a
- * `next()` with its layer matching and bookkeeping; the service runs about a dozen fixed steps before a
- * handler (request context, security headers, CORS, protocol checks, the route's answer, the body gate
- * and the validator's own four middlewares), so composing them saves that per step.
- * Measured in BENCHMARKS.md ("Issue 12: one layer for the fixed steps").
+ * Middlewares run in order as ONE pipeline. As express layers, each would cost express's router a
+ * `next()` with its layer matching and bookkeeping; the service runs about a dozen steps per request
+ * (request context, security headers, CORS, protocol checks, the route's answer, the body gate, the
+ * validator's middlewares, the registrar), so composing them saves that per step. The app dispatches
+ * requests straight to this pipeline (./direct-dispatch.ts). Measured in BENCHMARKS.md ("Fifth pass").
  *
  * Semantics kept from express: `next(err)` skips the remaining steps and goes to the error handler; a
  * step that throws, or returns a promise that rejects, is the same as `next(err)`. (`next('route')` and
- * `next('router')` are not used by these steps and are passed on to express as they are.)
+ * `next('router')` are not used by these steps; they would reach the error handler as errors.)
  */
 export function oneLayer(steps: readonly RequestHandler[]): RequestHandler {
   if (steps.length === 1) return steps[0];
