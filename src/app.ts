@@ -11,6 +11,7 @@ import { abortWhenClientGoes } from './http/client-gone';
 import { answerRoute, jsonBody } from './http/edge';
 import { errorHandler } from './http/errors';
 import { directDispatch } from './http/perf/direct-dispatch';
+import { expressClasses } from './http/perf/express-classes';
 import { leanJson } from './http/perf/lean-json';
 import { oneLayer } from './http/perf/one-layer';
 import { validatorAfterMatch } from './http/perf/validator-handoff';
@@ -86,6 +87,9 @@ export function createApp({
   app.set('query parser', 'simple');
   // Paths are case-sensitive (RFC 3986): /BOOKS is an unknown path, for the route table and the validator alike.
   app.set('case sensitive routing', true);
+  // The app's requests and responses are instances of its own classes (src/http/perf/express-classes.ts),
+  // whose prototypes become app.request and app.response before anything below reads them.
+  expressClasses(app);
   // JSON answers are written with Node's end (src/http/perf/lean-json.ts).
   leanJson(app);
 

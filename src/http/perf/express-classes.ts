@@ -1,36 +1,51 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Express } from 'express';
 
 type RequestClass = typeof IncomingMessage;
 type ResponseClass = typeof ServerResponse;
 
 /**
- * Request and response classes whose instances are born with the app's own prototypes
- * (`app.request`, `app.response`). Express gives every request and response those prototypes with
- * `Object.setPrototypeOf` as it enters the app; on an object that already has them, that call changes
- * nothing. Changing the prototype of a live object makes V8 drop its optimised shape and slows
- * every later property access on it: measured on a plain express 5 route, 3.1x more req/s with
- * these classes (BENCHMARKS.md, "What each change bought"). Nothing else changes: the prototype
- * chain is exactly the one express builds.
+ * Request and response classes for `app`, whose instances are born with the app's own prototypes
+ * (`app.request`, `app.response`), in V8's fast-property mode, and stay in it.
  *
- * Speed trick (fenced in src/http/perf/): it relies on express re-setting the prototype only with
- * `Object.setPrototypeOf` on an object that has it already. Guarded by test/hardening/perf-tricks.test.ts
- * through the real createHttpServer: a served request has `app.request` as its prototype from birth.
+ * Two costs, neither of which any function of a CPU profile carries (both slow every later property
+ * access on the request and the response: Node's, express's, the validator's and the service's own):
+ * - Express gives every request and response the app's prototypes with `Object.setPrototypeOf` as it
+ *   enters the app. Changing the prototype of a live object makes V8 drop its optimised shape. On an
+ *   object born with that prototype the call changes nothing: 3.1x the req/s of a plain express 5
+ *   route (BENCHMARKS.md, "What each change bought").
+ * - How much room V8 gives an object for its properties depends on its constructor. Plain functions
+ *   calling Node's constructors (this module's first version) gave objects room for a handful: their
+ *   thirty-odd properties went to a separate store, and the first property added by a computed key
+ *   (Node's own `res[kUniqueHeaders]`, the route table's symbol on the request) turned them into
+ *   dictionaries. Classes that extend Node's get the room Node's own objects get. Measured with
+ *   `node bench/compare.js` (BENCHMARKS.md, "Issue 12, third session"): GET /books/{id} 1.34x req/s,
+ *   POST /books 1.17x, GraphQL `{ books }` 1.26x, nested GraphQL 1.07x.
+ *
+ * The classes' prototypes sit between the instances and the prototypes express made for the app, and
+ * become the app's `request` and `response`: the chain is express's own with one empty link, and
+ * express (and ./direct-dispatch.ts) find every request already on the app's prototype. Installed
+ * once per app, by `createApp` before it reads those prototypes; `createHttpServer` asks for them
+ * again (or installs them on an app made elsewhere).
+ *
+ * Speed trick (fenced in src/http/perf/). Guarded by test/hardening/perf-tricks.test.ts through the
+ * real createApp and createHttpServer: a served request is born with `app.request`, express never
+ * changes a prototype, and the request and response of REST and GraphQL answers end in fast mode.
  */
 export function expressClasses(app: Express): { IncomingMessage: RequestClass; ServerResponse: ResponseClass } {
-  // Plain constructor functions calling Node's (which are functions, not ES classes): `Reflect.construct`
-  // with a new target would do the same, but measured 0.7x the req/s of express's own setPrototypeOf.
-  const initRequest = IncomingMessage as unknown as (this: IncomingMessage, socket: Socket) => void;
-  const initResponse = ServerResponse as unknown as (this: ServerResponse, req: IncomingMessage, options?: unknown) => void;
-  function AppRequest(this: IncomingMessage, socket: Socket): void {
-    initRequest.call(this, socket);
+  if (!ownClassOf(app.request) || !ownClassOf(app.response)) {
+    class AppRequest extends IncomingMessage {}
+    class AppResponse extends ServerResponse {}
+    Object.setPrototypeOf(AppRequest.prototype, app.request);
+    Object.setPrototypeOf(AppResponse.prototype, app.response);
+    app.request = AppRequest.prototype as Express['request'];
+    app.response = AppResponse.prototype as unknown as Express['response'];
   }
-  AppRequest.prototype = app.request;
-  function AppResponse(this: ServerResponse, req: IncomingMessage, options?: unknown): void {
-    initResponse.call(this, req, options);
-  }
-  AppResponse.prototype = app.response;
-  return { IncomingMessage: AppRequest as unknown as RequestClass, ServerResponse: AppResponse as unknown as ResponseClass };
+  return { IncomingMessage: ownClassOf(app.request) as RequestClass, ServerResponse: ownClassOf(app.response) as ResponseClass };
 }
 
+/** The class whose prototype `proto` is, when it was made here (an own `constructor` pointing back). */
+function ownClassOf(proto: object): (new (...args: never[]) => unknown) | undefined {
+  const ctor = Object.hasOwn(proto, 'constructor') ? (proto as { constructor: unknown }).constructor : undefined;
+  return typeof ctor === 'function' && ctor.prototype === proto ? (ctor as new (...args: never[]) => unknown) : undefined;
+}
