@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createHttpServer } from '../src/http/http-server';
 import { testConfig } from '../src/config';
+import request from 'supertest';
+import { makeApp } from './support/app';
 
 describe('createHttpServer', () => {
   it("when a request reaches the app, then its request and response were born with the app's prototypes", async () => {
@@ -26,5 +28,19 @@ describe('createHttpServer', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  it('when the service is mounted in another express app, then it answers through it and its prototypes still hold its own app and JSON writer', async () => {
+    const { app } = makeApp();
+    const parent = express();
+    parent.use(app);
+    const ok = await request(parent).get('/books/1').expect(200);
+    expect(ok.body).toEqual({ id: 1, title: 'The Hobbit', pages: 310 });
+    const refused = await request(parent).get('/books/abc').expect(400);
+    expect(refused.body.error).toMatch(/^Invalid request/);
+    // express links a mounted app's prototypes to the parent's; the service's own stay in between.
+    expect((app.request as unknown as { app: unknown }).app).toBe(app);
+    expect(app.response.json).not.toBe(express.response.json);
+    expect(Object.getPrototypeOf(Object.getPrototypeOf(app.request))).toBe(parent.request);
   });
 });

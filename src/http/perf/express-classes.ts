@@ -24,7 +24,8 @@ type ResponseClass = typeof ServerResponse;
  *
  * The classes' prototypes sit between the instances and the prototypes express made for the app, and
  * become the app's `request` and `response`: the chain is express's own with one empty link, and
- * express (and ./direct-dispatch.ts) find every request already on the app's prototype. Installed
+ * express (and ./direct-dispatch.ts) find every request already on the app's prototype; mounted in another
+ * app, the prototypes express made still link to the parent's, as express links them. Installed
  * once per app, by `createApp` before it reads those prototypes; `createHttpServer` asks for them
  * again (or installs them on an app made elsewhere).
  *
@@ -36,10 +37,20 @@ export function expressClasses(app: Express): { IncomingMessage: RequestClass; S
   if (!ownClassOf(app.request) || !ownClassOf(app.response)) {
     class AppRequest extends IncomingMessage {}
     class AppResponse extends ServerResponse {}
-    Object.setPrototypeOf(AppRequest.prototype, app.request);
-    Object.setPrototypeOf(AppResponse.prototype, app.response);
+    const made = { request: app.request, response: app.response };
+    Object.setPrototypeOf(AppRequest.prototype, made.request);
+    Object.setPrototypeOf(AppResponse.prototype, made.response);
     app.request = AppRequest.prototype as Express['request'];
     app.response = AppResponse.prototype as unknown as Express['response'];
+    // Mounted in another app, express links app.request and app.response to the parent's: the link belongs one
+    // step further, on the prototypes express made for this app (which hold `app` and this app's own methods).
+    app.on('mount', (mounting: unknown) => {
+      const parent = mounting as Express;
+      Object.setPrototypeOf(AppRequest.prototype, made.request);
+      Object.setPrototypeOf(AppResponse.prototype, made.response);
+      Object.setPrototypeOf(made.request, parent.request);
+      Object.setPrototypeOf(made.response, parent.response);
+    });
   }
   return { IncomingMessage: ownClassOf(app.request) as RequestClass, ServerResponse: ownClassOf(app.response) as ResponseClass };
 }
