@@ -38,19 +38,20 @@ export function expressClasses(app: Express): { IncomingMessage: RequestClass; S
     class AppRequest extends IncomingMessage {}
     class AppResponse extends ServerResponse {}
     const made = { request: app.request, response: app.response };
-    Object.setPrototypeOf(AppRequest.prototype, made.request);
-    Object.setPrototypeOf(AppResponse.prototype, made.response);
+    /** The classes' prototypes on the ones express made for this app, and those on a mounting parent's. */
+    const link = (parent?: Express) => {
+      Object.setPrototypeOf(AppRequest.prototype, made.request);
+      Object.setPrototypeOf(AppResponse.prototype, made.response);
+      if (!parent) return;
+      Object.setPrototypeOf(made.request, parent.request);
+      Object.setPrototypeOf(made.response, parent.response);
+    };
+    link();
     app.request = AppRequest.prototype as Express['request'];
     app.response = AppResponse.prototype as unknown as Express['response'];
     // Mounted in another app, express links app.request and app.response to the parent's: the link belongs one
     // step further, on the prototypes express made for this app (which hold `app` and this app's own methods).
-    app.on('mount', (mounting: unknown) => {
-      const parent = mounting as Express;
-      Object.setPrototypeOf(AppRequest.prototype, made.request);
-      Object.setPrototypeOf(AppResponse.prototype, made.response);
-      Object.setPrototypeOf(made.request, parent.request);
-      Object.setPrototypeOf(made.response, parent.response);
-    });
+    app.on('mount', (parent: unknown) => link(parent as Express));
   }
   return { IncomingMessage: ownClassOf(app.request) as RequestClass, ServerResponse: ownClassOf(app.response) as ResponseClass };
 }
