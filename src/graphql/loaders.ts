@@ -21,23 +21,31 @@ export interface Loaders {
 }
 
 type ByParent<C> = ReadonlyMap<number, C[]>;
-/** A group's children by parent id: ready, on the way, or the error loading them gave. */
-type Batch<C> = ByParent<C> | Promise<ByParent<C>> | { failed: unknown };
 
-/** Sibling parents whose children load together: their ids, and the batch once it was asked for. */
-interface Group<C> {
-  readonly ids: number[];
-  batch?: Batch<C>;
+/** One `listByParents` call: the parents it was for, and the store's answer (ready, on its way, or failed). */
+interface Batch<C> {
+  readonly ids: readonly number[];
+  /** `ids` as a set, made the first time a lookup misses the answer (a batch on its way, or failed). */
+  members?: ReadonlySet<number>;
+  byParent?: ByParent<C>;
+  pending?: Promise<void>;
+  failed?: { error: unknown };
 }
 
 /**
- * The children of one kind of parent, loaded a group at a time and kept for the request. A parent
- * costs one map write (its group, when declared) and one read per lookup; the store hands the
- * children back already grouped by parent, so nothing is regrouped or copied here.
+ * The children of one kind of parent, loaded a group at a time and kept for the request.
+ *
+ * Declaring a group costs one push per parent, and a lookup one map read: the store answers a batch
+ * with every parent it was given as a key (ChildCollection), so its answer also says which parents
+ * the batch was for. A lookup that finds nothing there loads the declared parents not loaded yet (its
+ * group) in one call, and a parent in no group is a group of one. A batch is asked for once: every
+ * member of one on its way waits for it, and every member of a failed one sees its error.
  */
 class ChildrenLoader<C extends { id: number }, K extends keyof C> {
-  /** Parent id -> the group it was declared in (the first one), which holds its batch once loaded. */
-  private readonly groups = new Map<number, Group<C>>();
+  /** Parents declared since the last batch was asked for: the next batch. */
+  private declared: number[] = [];
+  /** The batches asked for, oldest first (one per group: usually one). */
+  private readonly batches: Batch<C>[] = [];
 
   constructor(
     private readonly collection: ChildCollection<C, K>,
@@ -45,39 +53,51 @@ class ChildrenLoader<C extends { id: number }, K extends keyof C> {
     private readonly onLoaded: (byParent: ByParent<C>) => void = () => undefined,
   ) {}
 
-  /** Declares one group of the parents in `lists` that are not in a group yet. */
+  /** Declares the parents in `lists` one group: the first lookup of any of them loads them all. */
   group(lists: Iterable<readonly { id: number }[]>): void {
-    const group: Group<C> = { ids: [] };
-    for (const parents of lists) {
-      for (const { id } of parents) {
-        if (this.groups.has(id)) continue;
-        this.groups.set(id, group);
-        group.ids.push(id);
-      }
-    }
+    for (const parents of lists) for (const { id } of parents) this.declared.push(id);
   }
 
   load(parentId: number): MaybePromise<C[]> {
-    let group = this.groups.get(parentId);
-    if (group === undefined) this.groups.set(parentId, (group = { ids: [parentId] }));
-    const batch = (group.batch ??= this.fetch(group.ids));
-    if (isPromise(batch)) return batch.then((byParent) => byParent.get(parentId) ?? []);
-    if ('failed' in batch) throw batch.failed;
-    return batch.get(parentId) ?? [];
-  }
-
-  private fetch(ids: readonly number[]): Batch<C> {
-    try {
-      const loaded = this.collection.listByParents(ids);
-      return isPromise(loaded) ? loaded.then((byParent) => this.loaded(byParent)) : this.loaded(loaded);
-    } catch (failed) {
-      return { failed };
+    const { batches } = this;
+    for (let i = 0; i < batches.length; i++) {
+      const children = batches[i].byParent?.get(parentId);
+      if (children !== undefined) return children;
     }
+    return this.loadMissing(parentId);
   }
 
-  private loaded(byParent: ByParent<C>): ByParent<C> {
-    this.onLoaded(byParent);
-    return byParent;
+  /** Not in a loaded batch: in one on its way or failed, else in the declared group, else alone. */
+  private loadMissing(parentId: number): MaybePromise<C[]> {
+    for (const batch of this.batches) {
+      if (!(batch.members ??= new Set(batch.ids)).has(parentId)) continue;
+      if (batch.byParent) return batch.byParent.get(parentId) ?? [];
+      if (batch.failed) throw batch.failed.error;
+      return batch.pending!.then(() => this.load(parentId));
+    }
+    let ids = [parentId];
+    if (this.declared.includes(parentId)) [ids, this.declared] = [this.declared, []];
+    this.fetch(ids);
+    return this.load(parentId);
+  }
+
+  private fetch(ids: readonly number[]): void {
+    const batch: Batch<C> = { ids };
+    this.batches.push(batch);
+    const loaded = (byParent: ByParent<C>): void => {
+      batch.byParent = byParent;
+      this.onLoaded(byParent);
+    };
+    const failed = (error: unknown): void => {
+      batch.failed = { error };
+    };
+    try {
+      const answer = this.collection.listByParents(ids);
+      if (isPromise(answer)) batch.pending = answer.then(loaded, failed);
+      else loaded(answer);
+    } catch (error) {
+      failed(error);
+    }
   }
 }
 

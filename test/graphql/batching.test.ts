@@ -25,6 +25,17 @@ describe('GraphQL batching of nested lists', () => {
     expect(many.calls).toEqual(few.calls);
   });
 
+  it('when the users are selected twice under aliases, then their posts and comments still cost one call per level', async () => {
+    const { store, calls } = countingStore(seededStore(seedWithUsers(2)));
+    const { gql } = makeGqlApp({ store });
+    const res = await gql('{ a: users { id posts { id comments { id } } } b: users { id posts { id comments { id } } } }');
+    expect(res.body.errors).toBeUndefined();
+    expect(calls.filter((c) => c !== 'users.list')).toEqual(['posts.listByParents', 'comments.listByParents']);
+    const { a, b } = res.body.data as Record<string, { posts: unknown[] }[]>;
+    expect(b).toEqual(a);
+    expect(a.flatMap((u) => u.posts)).toHaveLength((await store.posts.list()).total);
+  });
+
   it('when each user is resolved, then each sees only their own posts', async () => {
     const { gql } = makeGqlApp({ store: seededStore(seedWithUsers(2)) });
     const res = await gql('{ users { id posts { id comments { id } } } }');

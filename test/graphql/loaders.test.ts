@@ -56,4 +56,57 @@ describe('GraphQL loaders (sibling groups)', () => {
     for (const user of users) expect(() => loaders.postsOf(user)).toThrow('storage down');
     expect(calls.filter((c) => c === 'posts.listByParents')).toHaveLength(1);
   });
+
+  it('when loading a group fails with a rejected promise, then every member sees the error and the store is asked once', async () => {
+    const { store: counted, calls } = store();
+    const failing = Object.assign(Object.create(counted.posts), {
+      listByParents: async () => {
+        calls.push('posts.listByParents');
+        throw new Error('storage down');
+      },
+    });
+    const loaders = createLoaders({ ...counted, posts: failing });
+    const users = loaders.users((await counted.users.list()).items);
+    const results = await Promise.allSettled(users.map((user) => loaders.postsOf(user)));
+    expect(results.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : 'fulfilled'))).toEqual(users.map(() => 'storage down'));
+    await expect((async () => loaders.postsOf(users[0]))()).rejects.toThrow('storage down');
+    expect(calls.filter((c) => c === 'posts.listByParents')).toHaveLength(1);
+  });
+
+  it('when a parent outside the declared group is looked up first, then it loads alone and the group still loads in one call', async () => {
+    const { store: counted, calls } = store();
+    const loaders = createLoaders(counted);
+    const [first, ...rest] = (await counted.users.list()).items;
+    loaders.users(rest);
+    const alone = loaders.postsOf(first) as PostRecord[];
+    const grouped = rest.map((user) => loaders.postsOf(user) as PostRecord[]);
+    expect(alone.every((p) => p.userId === first.id)).toBe(true);
+    rest.forEach((user, i) => expect(grouped[i].every((p) => p.userId === user.id)).toBe(true));
+    expect(calls.filter((c) => c === 'posts.listByParents')).toHaveLength(2);
+    expect(loaders.postsOf(first)).toBe(alone);
+  });
+
+  it('when a parent outside a group on its way is looked up, then it does not wait for that group\'s answer to be asked for', async () => {
+    const { store: counted } = store();
+    const real = counted.posts;
+    const asked: number[][] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const asyncPosts = Object.assign(Object.create(real), {
+      listByParents: async (ids: readonly number[]) => {
+        asked.push([...ids]);
+        if (asked.length === 1) await held;
+        return real.listByParents(ids);
+      },
+    });
+    const loaders = createLoaders({ ...counted, posts: asyncPosts });
+    const [first, ...rest] = (await counted.users.list()).items;
+    loaders.users(rest);
+    const grouped = Promise.all(rest.map((user) => loaders.postsOf(user)));
+    const alone = await loaders.postsOf(first);
+    expect(alone.every((p) => p.userId === first.id)).toBe(true);
+    expect(asked).toEqual([rest.map((u) => u.id), [first.id]]);
+    release();
+    (await grouped).forEach((posts, i) => expect(posts.every((p) => p.userId === rest[i].id)).toBe(true));
+  });
 });
