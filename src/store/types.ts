@@ -84,9 +84,8 @@ export interface ChildCollection<T extends { id: number }, K extends keyof T> ex
    * The records whose `parentKey` is one of `parentIds`, grouped by parent: every id given is a key
    * (an empty list for a parent with none), each list in id order. One storage call for a batch.
    * A store that has them at hand answers synchronously (the memory store does): GraphQL's nested
-   * lists then resolve without a promise per object (src/graphql/loaders.ts). The lists may be
-   * shared and frozen (the memory store keeps one per parent until a write changes it): callers
-   * read them and never change them.
+   * lists then resolve without a promise per object (src/graphql/loaders.ts). Each list is the
+   * caller's own: changing it changes nothing stored.
    */
   listByParents(parentIds: readonly number[]): MaybePromise<ReadonlyMap<number, T[]>>;
   readonly parentKey: K;
