@@ -5,11 +5,11 @@
 // out into a temporary worktree and built. Each workload runs A and B alternately (A B, B A, ...) on
 // the same pinned core and reports the median B/A ratio of req/s and of server CPU time per request.
 // This is how "What each change bought" in BENCHMARKS.md is measured.
-const { execFileSync } = require('node:child_process');
-const { existsSync, mkdtempSync, readFileSync, symlinkSync } = require('node:fs');
+const { mkdtempSync, readFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { ROOT, pinning, startServer } = require('./lib/servers');
+const { buildDist, removeWorktrees } = require('./lib/builds');
+const { pinning, startServer } = require('./lib/servers');
 const { runLoad, probe } = require('./lib/measure');
 const { seedFile } = require('./lib/seed');
 const { summary } = require('./lib/stats');
@@ -32,19 +32,6 @@ function parse(argv) {
   };
 }
 
-const worktrees = [];
-
-/** dist/src/server.js of a build folder, or of a revision checked out and built in a temporary worktree. */
-function serverScript(build, tmp) {
-  if (existsSync(path.join(build, 'dist', 'src', 'server.js'))) return path.resolve(build, 'dist', 'src', 'server.js');
-  const dir = path.join(tmp, build.replace(/[^A-Za-z0-9._-]/g, '_'));
-  execFileSync('git', ['-C', ROOT, 'worktree', 'add', '--detach', dir, build], { stdio: 'ignore' });
-  worktrees.push(dir);
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
-  return path.join(dir, 'dist', 'src', 'server.js');
-}
-
 /** User + system CPU time of a process so far, in ms (from /proc, clock ticks of 10 ms). */
 function cpuMs(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -55,7 +42,7 @@ async function main() {
   const o = parse(process.argv.slice(2));
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-compare-'));
   const cpus = pinning(os.cpus().length);
-  const scripts = o.builds.map((b) => serverScript(b, tmp));
+  const scripts = o.builds.map((b) => path.join(buildDist(b, tmp), 'server.js'));
   console.log(`compare: A=${o.builds[0]} B=${o.builds[1]}, ${o.rounds} rounds × ${o.duration} s, ${cpus ? 'pinned' : 'not pinned'}${Object.keys(o.env).length ? `, env ${JSON.stringify(o.env)}` : ''}`);
   for (const id of o.only) {
     const w = WORKLOADS.find((x) => x.id === id);
@@ -100,6 +87,4 @@ main()
     console.error(`compare failed: ${e.message}`);
     process.exitCode = 1;
   })
-  .finally(() => {
-    for (const dir of worktrees) execFileSync('git', ['-C', ROOT, 'worktree', 'remove', '--force', dir], { stdio: 'ignore' });
-  });
+  .finally(removeWorktrees);

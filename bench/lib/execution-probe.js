@@ -1,0 +1,53 @@
+'use strict';
+// node bench/lib/execution-probe.js DIST_SRC SEED_FILE QUERY [WITH_JSON] [SAMPLES]: runs QUERY in-process
+// through a build's own executor (dist/src/graphql/execution.js: compiled by graphql-jit, as the service
+// runs a hot query) with a fresh context per run (its loaders), over that build's memory store, and prints
+// the median µs per run of SAMPLES samples as JSON. WITH_JSON=1 adds the answer's serialisation
+// (plain-result.js). No HTTP: what the store, the loaders and the resolvers cost, without the noise of
+// the rest. bench/execution.js runs it for two builds alternately.
+const { readFileSync } = require('node:fs');
+const { parse } = require('graphql');
+
+const [dist, seedPath, query, withJson = '0', samplesArg = '7'] = process.argv.slice(2);
+const { buildSchema } = require(`${dist}/graphql/schema`);
+const { createExecutor } = require(`${dist}/graphql/execution`);
+const { createContext } = require(`${dist}/graphql/context`);
+const { plainResult } = require(`${dist}/graphql/plain-result`);
+const { createMemoryStore } = require(`${dist}/store/memory`);
+const { validateSeed } = require(`${dist}/store/seed`);
+
+const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
+const store = createMemoryStore(validateSeed(JSON.parse(readFileSync(seedPath, 'utf8'))));
+const schema = buildSchema();
+const executor = createExecutor(schema, { cacheSize: 10, compileAfter: 1 });
+const document = parse(query);
+
+async function runOnce() {
+  const result = await executor.execute({ schema, document, contextValue: createContext(store, silent) });
+  if (result.errors || !result.data) throw new Error(`the query failed: ${JSON.stringify(result.errors)}`);
+  if (withJson === '1') plainResult('application/json', result);
+}
+
+/** µs per run over `n` runs. */
+async function sample(n) {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < n; i += 1) await runOnce();
+  return Number(process.hrtime.bigint() - start) / n / 1000;
+}
+
+async function main() {
+  // Warm up (compiles the query after its first run, then lets V8 optimise) for about a second.
+  const perRun = await sample(200);
+  const n = Math.max(200, Math.round(200000 / perRun));
+  for (let i = 0; i < 3; i += 1) await sample(n);
+  const samples = [];
+  for (let i = 0; i < Number(samplesArg); i += 1) samples.push(await sample(n));
+  samples.sort((a, b) => a - b);
+  if (executor.stats.compiledRuns === 0) throw new Error('the query never ran compiled');
+  process.stdout.write(JSON.stringify({ us: samples[Math.floor(samples.length / 2)] }));
+}
+
+main().catch((e) => {
+  console.error(e.message);
+  process.exitCode = 1;
+});
