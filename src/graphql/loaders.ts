@@ -44,6 +44,8 @@ interface Batch<C> {
 class ChildrenLoader<C extends { id: number }, K extends keyof C> {
   /** Parents declared since the last batch was asked for: the next batch. */
   private declared: number[] = [];
+  /** Whether `declared` holds more than one group, so maybe a parent twice (a list selected under two aliases). */
+  private declaredTwice = false;
   /** The batches asked for, oldest first (one per group: usually one). */
   private readonly batches: Batch<C>[] = [];
 
@@ -55,6 +57,7 @@ class ChildrenLoader<C extends { id: number }, K extends keyof C> {
 
   /** Declares the parents in `lists` one group: the first lookup of any of them loads them all. */
   group(lists: Iterable<readonly { id: number }[]>): void {
+    if (this.declared.length > 0) this.declaredTwice = true;
     for (const parents of lists) for (const { id } of parents) this.declared.push(id);
   }
 
@@ -76,7 +79,11 @@ class ChildrenLoader<C extends { id: number }, K extends keyof C> {
       return batch.pending!.then(() => this.load(parentId));
     }
     let ids = [parentId];
-    if (this.declared.includes(parentId)) [ids, this.declared] = [this.declared, []];
+    if (this.declared.includes(parentId)) {
+      ids = this.declaredTwice ? [...new Set(this.declared)] : this.declared;
+      this.declared = [];
+      this.declaredTwice = false;
+    }
     this.fetch(ids);
     return this.load(parentId);
   }

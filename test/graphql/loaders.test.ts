@@ -109,4 +109,22 @@ describe('GraphQL loaders (sibling groups)', () => {
     release();
     (await grouped).forEach((posts, i) => expect(posts.every((p) => p.userId === rest[i].id)).toBe(true));
   });
+
+  it('when the same parents are declared twice (a list under two aliases), then their group is one call that asks for each once', async () => {
+    const { store: counted } = store();
+    const real = counted.posts;
+    const asked: number[][] = [];
+    const recording = Object.assign(Object.create(real), {
+      listByParents: (ids: readonly number[]) => {
+        asked.push([...ids]);
+        return real.listByParents(ids);
+      },
+    });
+    const loaders = createLoaders({ ...counted, posts: recording });
+    const users = (await counted.users.list()).items;
+    loaders.users(users);
+    loaders.users(users);
+    for (const user of users) expect((loaders.postsOf(user) as PostRecord[]).every((p) => p.userId === user.id)).toBe(true);
+    expect(asked).toEqual([users.map((u) => u.id)]);
+  });
 });
