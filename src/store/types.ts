@@ -50,10 +50,56 @@ export interface Page {
   offset?: number;
 }
 
+/**
+ * One page of a collection (all of it without `limit` and `offset`), as a store reads it for an answer.
+ *
+ * A page that fits in one batch is whole in `items`. A bigger one (a store reading from a database)
+ * gives its first batch in `items` and the rest in `rest`, read batch by batch as the answer is
+ * written: a list of every record is never held in memory at once (src/http/json-stream.ts). Use
+ * `readAll` where a whole array is needed (GraphQL, which builds its result whole, under its own limits).
+ *
+ * `total` and `version` come from the same read as `items`. The batches of `rest` are read later, each
+ * on its own: a write that commits while a long page is being sent may or may not be in it.
+ */
 export interface ListResult<T> {
+  /** The page's records in id order: all of them, or the first batch when `rest` is set. */
   items: T[];
+  /** The page's remaining records in id order, one batch after another (each batch its caller's own). */
+  rest?: AsyncIterable<T[]>;
   /** Number of records in the whole collection, whatever the page. */
   total: number;
+  /**
+   * The collection's version: changes in the same atomic step as every write to the collection, and
+   * never names two different contents (a store that restarts or is replaced gives new versions). With
+   * the page's bounds it names the answer, so a list's ETag needs no serialised body (src/rest/conditional.ts).
+   */
+  version: string;
+}
+
+/** The page with `show` applied to each record (a REST shape of a stored record), `rest` included as it is read. */
+export function mapPage<T, U>(page: ListResult<T>, show: (record: T) => U): ListResult<U> {
+  const { rest } = page;
+  return {
+    items: page.items.map(show),
+    rest: rest && {
+      async *[Symbol.asyncIterator]() {
+        for await (const batch of rest) yield batch.map(show);
+      },
+    },
+    total: page.total,
+    version: page.version,
+  };
+}
+
+/** Most records a store reading from a database holds for one batch of a list (the memory store has them all already). */
+export const LIST_BATCH = 500;
+
+/** Every record of a page, `rest` included, in one array. */
+export async function readAll<T>(page: ListResult<T>): Promise<T[]> {
+  if (!page.rest) return page.items;
+  const all = [...page.items];
+  for await (const batch of page.rest) for (const item of batch) all.push(item);
+  return all;
 }
 
 /**
@@ -62,7 +108,7 @@ export interface ListResult<T> {
  * Expected outcomes are return values: an unknown id is `undefined` / `false`, never a throw.
  */
 export interface Collection<T extends { id: number }> {
-  /** Records in id order; one page of them when `page` has a limit or offset. */
+  /** Records in id order (one page of them when `page` has a limit or offset), with the total and the version. */
   list(page?: Page): Promise<ListResult<T>>;
   get(id: number): Promise<T | undefined>;
   create(data: Omit<T, 'id'>): Promise<T>;

@@ -1,6 +1,6 @@
 import { loadOpenApi } from '../../src/spec';
 import { REST_SCHEMAS } from '../../src/store/fields';
-import { STALE, type Collection, type SeedData, type Store } from '../../src/store/types';
+import { LIST_BATCH, readAll, STALE, type BookRecord, type Collection, type ItemRecord, type ListResult, type SeedData, type Store } from '../../src/store/types';
 import { makeApp } from '../support/app';
 
 /** A small seed with gaps in its ids, so "largest + 1" differs from "count + 1". */
@@ -106,26 +106,70 @@ export function storeContract(makeStore: (seed: SeedData) => Promise<Store>): vo
   });
 
   describe('list', () => {
+    /** What a page holds, without its version (checked on its own below). */
+    const page = async (result: Promise<ListResult<unknown>>) => {
+      const { items, total, rest } = await result;
+      return { items: rest ? [...items, ...(await readAll({ items: [], rest, total, version: '' }))] : items, total };
+    };
+
     it('when called without a page, then it returns every record in id order and the total', async () => {
-      const { items, total } = await store.books.list();
-      expect(items.map((b) => b.id)).toEqual([2, 3, 5]);
+      const { items, total } = await page(store.books.list());
+      expect(items.map((b) => (b as BookRecord).id)).toEqual([2, 3, 5]);
       expect(items[0]).toEqual({ id: 2, title: 'Dune', pages: 412 });
       expect(total).toBe(3);
     });
 
     it('when given a limit and offset, then it returns that page and the whole total', async () => {
-      expect(await store.books.list({ limit: 1, offset: 1 })).toEqual({ items: [{ id: 3, title: 'Beloved', pages: 324 }], total: 3 });
+      expect(await page(store.books.list({ limit: 1, offset: 1 }))).toEqual({ items: [{ id: 3, title: 'Beloved', pages: 324 }], total: 3 });
       expect((await store.books.list({ limit: 2 })).items.map((b) => b.id)).toEqual([2, 3]);
       expect((await store.books.list({ offset: 2 })).items.map((b) => b.id)).toEqual([5]);
     });
 
     it('when the offset is past the end, then it returns no records and still the total', async () => {
-      expect(await store.books.list({ limit: 10, offset: 3 })).toEqual({ items: [], total: 3 });
+      expect(await page(store.books.list({ limit: 10, offset: 3 }))).toEqual({ items: [], total: 3 });
     });
 
     it('when the collection is empty, then it returns no records and total 0', async () => {
       await store.items.delete(1);
-      expect(await store.items.list()).toEqual({ items: [], total: 0 });
+      expect(await page(store.items.list())).toEqual({ items: [], total: 0 });
+    });
+
+    it('when the collection holds more records than one batch, then the list reads them in batches of at most LIST_BATCH, all of them in id order', async () => {
+      const created: number[] = [];
+      for (let i = 0; i < LIST_BATCH * 2 + 7; i += 1) created.push((await store.items.create({ name: `Item ${i}` })).id);
+      const ids = [1, ...created];
+      const result = await store.items.list();
+      expect(result.total).toBe(ids.length);
+      const batches = [result.items];
+      if (result.rest) for await (const batch of result.rest) batches.push(batch);
+      expect(batches.flat().map((item) => item.id)).toEqual(ids);
+      // A store reading from a database never holds the whole list at once; the memory store has it already.
+      if (store.kind !== 'memory') for (const batch of batches) expect(batch.length).toBeLessThanOrEqual(LIST_BATCH);
+      const paged = await page(store.items.list({ offset: 3, limit: LIST_BATCH + 2 }));
+      expect(paged.items.map((item) => (item as ItemRecord).id)).toEqual(ids.slice(3, LIST_BATCH + 5));
+    });
+
+    it('when nothing is written, then the version stays; every create, update and delete changes it, and never back to an earlier one', async () => {
+      const version = async () => (await store.books.list({ limit: 1 })).version;
+      const seen = [await version()];
+      expect(await version()).toBe(seen[0]);
+      expect((await store.books.list()).version).toBe(seen[0]);
+      const { id } = await store.books.create({ title: 'Kindred', pages: 1 });
+      seen.push(await version());
+      await store.books.update(id, { title: 'Kindred, again' });
+      seen.push(await version());
+      await store.books.delete(id);
+      seen.push(await version());
+      expect(new Set(seen).size).toBe(seen.length);
+    });
+
+    it('when another collection is written, or a write is refused, then this collection keeps its version', async () => {
+      const before = (await store.books.list()).version;
+      await store.items.create({ name: 'Saw' });
+      expect(await store.books.update(99, { title: 'Nobody' })).toBeUndefined();
+      expect(await store.books.delete(99)).toBe(false);
+      expect(await store.books.update(2, { title: 'Changed' }, () => false)).toBe(STALE);
+      expect((await store.books.list()).version).toBe(before);
     });
   });
 

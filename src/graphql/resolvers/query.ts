@@ -1,4 +1,5 @@
 import type { QueryResolvers } from '../../../generated/graphql';
+import { readAll } from '../../store/types';
 import { storageId } from '../ids';
 
 /** Reads. Books and todos come from the same collections REST serves. */
@@ -8,11 +9,11 @@ export const Query: QueryResolvers = {
     return key === undefined ? null : ((await store.users.get(key)) ?? null);
   },
   // The users are one sibling group: their posts load in one storage call.
-  users: async (_parent, _args, { store, loaders }) => loaders.users((await store.users.list()).items),
+  users: async (_parent, _args, { store, loaders }) => loaders.users(await readAll(await store.users.list())),
   book: async (_parent, { id }, { store }) => {
     const key = storageId(id);
     return key === undefined ? null : ((await store.books.get(key)) ?? null);
   },
-  books: async (_parent, _args, { store }) => (await store.books.list()).items,
-  todos: async (_parent, _args, { store }) => (await store.todos.list()).items,
+  books: async (_parent, _args, { store }) => readAll(await store.books.list()),
+  todos: async (_parent, _args, { store }) => readAll(await store.todos.list()),
 };

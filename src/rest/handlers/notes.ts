@@ -1,4 +1,4 @@
-import { STALE, type NoteRecord } from '../../store/types';
+import { mapPage, STALE, type NoteRecord } from '../../store/types';
 import { preconditionFailed, type Precondition } from '../conditional';
 import { listResult } from '../pagination';
 import type { Handlers } from '../types';
@@ -10,10 +10,7 @@ const notFound = (id: number) => ({ status: 404 as const, body: { error: `Note $
 const onShown = (precondition?: Precondition) => precondition && ((note: NoteRecord) => precondition(show(note)));
 
 export const noteHandlers = {
-  listNotes: async ({ query, path }, { store }) => {
-    const result = await store.notes.list(query);
-    return listResult(path, query, { total: result.total, items: result.items.map(show) });
-  },
+  listNotes: async ({ query, path }, { store }) => listResult(path, query, mapPage(await store.notes.list(query), show)),
 
   getNote: async ({ params }, { store }) => {
     const note = await store.notes.get(params.id);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { inOrder } from '../fields';
 import { STALE, type ChildCollection, type Collection, type Expect, type ListResult, type Page, type Stale } from '../types';
 
@@ -14,8 +15,17 @@ export class MemoryCollection<T extends { id: number }> implements Collection<T>
   protected readonly records = new Map<number, T>();
   private lastId = 0;
   private readonly copy: (record: T) => T;
+  /** Counts the writes; with the store's `epoch`, names the collection's contents (ListResult.version). */
+  private writes = 0;
+  /** The records in id order, built on the first list after a write. */
+  private ordered?: T[];
 
-  constructor(seed: readonly T[] = [], order: readonly string[] = ['id']) {
+  constructor(
+    seed: readonly T[] = [],
+    order: readonly string[] = ['id'],
+    /** Differs between store instances, so a version never names two contents (a restart starts from the seed again). */
+    private readonly epoch: string = randomUUID(),
+  ) {
     this.copy = inOrder<T>(order);
     for (const record of [...seed].sort((a, b) => a.id - b.id)) {
       this.records.set(record.id, this.frozenCopy(record));
@@ -23,20 +33,12 @@ export class MemoryCollection<T extends { id: number }> implements Collection<T>
     }
   }
 
+  /** The page in one batch: the records are in memory already, and the copy holds references, not records. */
   async list(page: Page = {}): Promise<ListResult<T>> {
-    const total = this.records.size;
+    this.ordered ??= [...this.records.values()];
     const offset = page.offset ?? 0;
-    const end = page.limit === undefined ? total : offset + page.limit;
-    const items: T[] = [];
-    if (offset < total) {
-      let index = 0;
-      for (const record of this.records.values()) {
-        if (index >= end) break;
-        if (index >= offset) items.push(record);
-        index += 1;
-      }
-    }
-    return { items, total };
+    const items = this.ordered.slice(offset, page.limit === undefined ? undefined : offset + page.limit);
+    return { items, total: this.ordered.length, version: `${this.epoch}.${this.writes}` };
   }
 
   async get(id: number): Promise<T | undefined> {
@@ -86,9 +88,18 @@ export class MemoryCollection<T extends { id: number }> implements Collection<T>
   }
 
   /** Called in the same synchronous step as a write, for indexes kept beside `records`. */
-  protected stored(_record: T, _previous?: T): void {}
+  protected stored(_record: T, _previous?: T): void {
+    this.changed();
+  }
 
-  protected removed(_record: T): void {}
+  protected removed(_record: T): void {
+    this.changed();
+  }
+
+  private changed(): void {
+    this.writes += 1;
+    this.ordered = undefined;
+  }
 }
 
 /** A parent's children: by id, and (once asked for, until a write changes them) as a list in id order. */
@@ -114,8 +125,9 @@ export class MemoryChildCollection<T extends { id: number }, K extends keyof T>
     readonly parentKey: K,
     seed: readonly T[] = [],
     order?: readonly string[],
+    epoch?: string,
   ) {
-    super(seed, order);
+    super(seed, order, epoch);
     for (const record of this.records.values()) this.stored(record);
   }
 
@@ -135,6 +147,7 @@ export class MemoryChildCollection<T extends { id: number }, K extends keyof T>
   }
 
   protected override stored(record: T, previous?: T): void {
+    super.stored(record, previous);
     if (previous && previous[this.parentKey] !== record[this.parentKey]) this.removed(previous);
     const parent = record[this.parentKey];
     let children = this.byParent.get(parent);
@@ -144,6 +157,7 @@ export class MemoryChildCollection<T extends { id: number }, K extends keyof T>
   }
 
   protected override removed(record: T): void {
+    super.removed(record);
     const children = this.byParent.get(record[this.parentKey]);
     if (!children) return;
     children.byId.delete(record.id);

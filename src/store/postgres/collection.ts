@@ -29,13 +29,13 @@ export class PgCollection<T extends { id: number }> implements Collection<T> {
 
   async list(page: Page = {}): Promise<ListResult<T>> {
     // One statement, one snapshot: the total and the page agree. LIMIT NULL means no limit.
-    const [row] = await this.db.query<{ total: number; items: T[] }>(
-      `WITH page AS (SELECT ${this.select} FROM ${this.table} ORDER BY id LIMIT $1 OFFSET $2)
-       SELECT (SELECT count(*) FROM ${this.table}) AS total,
-              (SELECT coalesce(json_agg(page ORDER BY id), '[]'::json) FROM page) AS items`,
+    const [row] = await this.db.query<{ total: number; items: T[]; version: string }>(
+      `WITH page AS (SELECT ${this.select} FROM ${this.table} ORDER BY id LIMIT $1 OFFSET $2),
+            body AS (SELECT coalesce(json_agg(page ORDER BY id), '[]'::json) AS items FROM page)
+       SELECT (SELECT count(*) FROM ${this.table}) AS total, items, md5(items::text) AS version FROM body`,
       [page.limit ?? null, page.offset ?? 0],
     );
-    return { items: row.items, total: row.total };
+    return { items: row.items, total: row.total, version: row.version };
   }
 
   async get(id: number): Promise<T | undefined> {
