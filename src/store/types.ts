@@ -137,7 +137,7 @@ export interface ChildCollection<T extends { id: number }, K extends keyof T> ex
   readonly parentKey: K;
 }
 
-export type StorageKind = 'memory' | 'postgres';
+export type StorageKind = 'memory' | 'sqlite' | 'postgres';
 
 /** An answer kept under an Idempotency-Key: what the first request was answered (JSON-serialisable). */
 export interface StoredAnswer {

@@ -1,0 +1,159 @@
+import { LIST_BATCH, STALE, type ChildCollection, type Collection, type Expect, type ListResult, type Page, type Stale } from '../types';
+import type { Connection, Statement } from './driver';
+import { translate } from './errors';
+import { insertSql, type SqliteTable } from './tables';
+
+/** Runs a write: in the next batch of the store's writer, or at once inside keyed work that holds the writer. */
+export type Writes = <R>(write: () => R) => Promise<R>;
+
+/** Prepared statements, made on first use and reused. */
+class Statements {
+  private readonly made = new Map<string, Statement>();
+  constructor(private readonly db: Connection) {}
+  get(sql: string): Statement {
+    let statement = this.made.get(sql);
+    if (!statement) this.made.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
+  }
+}
+
+/** Runs `read`, turning the driver's failures into the store's (a closed store is unavailable, a locked file busy). */
+function reading<R>(read: () => R): R {
+  try {
+    return read();
+  } catch (err) {
+    throw translate(err);
+  }
+}
+
+/**
+ * A collection stored in one SQLite table. Reads run on `reader` at once (SQLite answers synchronously, from
+ * its page cache); writes through `writes`, on `writer`, where a conditional write reads the current row and
+ * writes with nothing in between. In keyed work both are the writing connection, so the work sees its own writes.
+ */
+export class SqliteCollection<T extends { id: number }> implements Collection<T> {
+  protected readonly reads: Statements;
+  private readonly writeStatements: Statements;
+  private readonly name: string;
+
+  constructor(
+    reader: Connection,
+    writer: Connection,
+    protected readonly table: SqliteTable<T>,
+    private readonly writes: Writes,
+    /** Differs at every open of the file: with the write counter, a version never names two contents. */
+    private readonly epoch: string,
+  ) {
+    this.reads = new Statements(reader);
+    this.writeStatements = reader === writer ? this.reads : new Statements(writer);
+    this.name = table.def.name;
+  }
+
+  /**
+   * The first batch with the total and the version; the rest batch by batch (by id, from the last one read)
+   * as `rest` is pulled. The statements run one after another in this one synchronous step, and this process
+   * is the file's only writer (lock.ts), so the total, the version and the first batch agree.
+   */
+  async list(page: Page = {}): Promise<ListResult<T>> {
+    const limit = page.limit ?? Infinity;
+    const first = Math.min(limit, LIST_BATCH);
+    return reading(() => {
+      const stats = this.reads.get('SELECT total, writes FROM collection_stats WHERE name = ?').get(this.name)!;
+      const rows = this.reads.get(`SELECT ${this.table.select} FROM ${this.name} ORDER BY id LIMIT ? OFFSET ?`).all(first, page.offset ?? 0);
+      const items = rows.map((row) => this.table.fromRow(row));
+      const rest = items.length === first && limit > first ? this.batchesAfter(items[items.length - 1].id, limit - first) : undefined;
+      return { items, rest, total: Number(stats.total), version: `${this.epoch}.${stats.writes}` };
+    });
+  }
+
+  /** Batches of at most LIST_BATCH records after id `last`, `left` of them at most; each read when asked for. */
+  private batchesAfter(last: number, left: number): AsyncIterable<T[]> {
+    const next = this.reads.get(`SELECT ${this.table.select} FROM ${this.name} WHERE id > ? ORDER BY id LIMIT ?`);
+    const fromRow = (row: Record<string, unknown>) => this.table.fromRow(row);
+    return {
+      async *[Symbol.asyncIterator]() {
+        while (left > 0) {
+          const size = Math.min(left, LIST_BATCH);
+          const batch = reading(() => next.all(last, size)).map(fromRow);
+          if (batch.length > 0) yield batch;
+          if (batch.length < size) return;
+          last = batch[batch.length - 1].id;
+          left -= size;
+        }
+      },
+    };
+  }
+
+  async get(id: number): Promise<T | undefined> {
+    return reading(() => this.getOn(this.reads, id));
+  }
+
+  private getOn(statements: Statements, id: number): T | undefined {
+    const row = statements.get(`SELECT ${this.table.select} FROM ${this.name} WHERE id = ?`).get(id);
+    return row && this.table.fromRow(row);
+  }
+
+  /** The id is AUTOINCREMENT's, given by the INSERT in the batch's transaction (schema.ts). */
+  async create(data: Omit<T, 'id'>): Promise<T> {
+    const { columns, values } = this.table.present(data);
+    const sql = `${insertSql(this.name, columns.map((c) => c.column))} RETURNING ${this.table.select}`;
+    return this.writes(() => this.table.fromRow(this.writeStatements.get(sql).get(...values)!));
+  }
+
+  update(id: number, patch: Partial<Omit<T, 'id'>>): Promise<T | undefined>;
+  update(id: number, patch: Partial<Omit<T, 'id'>>, expect: Expect<T> | undefined): Promise<T | undefined | Stale>;
+  async update(id: number, patch: Partial<Omit<T, 'id'>>, expect?: Expect<T>): Promise<T | undefined | Stale> {
+    const { columns, values } = this.table.present(patch);
+    if (columns.length === 0 && !expect) return this.get(id);
+    const sql = `UPDATE ${this.name} SET ${columns.map((c) => `"${c.column}" = ?`).join(', ')} WHERE id = ? RETURNING ${this.table.select}`;
+    return this.writes(() => {
+      if (expect || columns.length === 0) {
+        const current = this.getOn(this.writeStatements, id);
+        if (!current) return undefined;
+        if (expect && !expect(current)) return STALE;
+        if (columns.length === 0) return current;
+      }
+      const row = this.writeStatements.get(sql).get(...values, id);
+      return row && this.table.fromRow(row);
+    });
+  }
+
+  delete(id: number): Promise<boolean>;
+  delete(id: number, expect: Expect<T> | undefined): Promise<boolean | Stale>;
+  async delete(id: number, expect?: Expect<T>): Promise<boolean | Stale> {
+    return this.writes(() => {
+      if (expect) {
+        const current = this.getOn(this.writeStatements, id);
+        if (!current) return false;
+        if (!expect(current)) return STALE;
+      }
+      return Number(this.writeStatements.get(`DELETE FROM ${this.name} WHERE id = ?`).run(id).changes) > 0;
+    });
+  }
+}
+
+export class SqliteChildCollection<T extends { id: number }, K extends keyof T & string>
+  extends SqliteCollection<T>
+  implements ChildCollection<T, K>
+{
+  private readonly byParents: string;
+
+  constructor(reader: Connection, writer: Connection, table: SqliteTable<T>, readonly parentKey: K, writes: Writes, epoch: string) {
+    super(reader, writer, table, writes, epoch);
+    const column = table.def.columns.find((c) => c.field === parentKey);
+    if (!column) throw new Error(`table ${table.def.name} has no column for ${parentKey}`);
+    this.byParents = `SELECT ${table.select} FROM ${table.def.name} WHERE "${column.column}" IN (SELECT value FROM json_each(?)) ORDER BY id`;
+  }
+
+  /** One statement for any number of parents, answered synchronously (as the memory store does: see ChildCollection). */
+  listByParents(parentIds: readonly number[]): Map<number, T[]> {
+    const byParent = new Map<number, T[]>(parentIds.map((id) => [id, []]));
+    if (parentIds.length === 0) return byParent;
+    const rows = reading(() => this.reads.get(this.byParents).all(JSON.stringify(parentIds)));
+    for (const row of rows) {
+      const child = this.table.fromRow(row);
+      byParent.get(child[this.parentKey] as number)?.push(child);
+    }
+    return byParent;
+  }
+}

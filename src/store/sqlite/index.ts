@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { specFieldOrder, type FieldOrder } from '../fields';
+import type { BookRecord, CommentRecord, ItemRecord, NoteRecord, PostRecord, SeedData, Store, TaskRecord, TodoRecord, UserRecord } from '../types';
+import { SqliteChildCollection, SqliteCollection, type Writes } from './collection';
+import { loadDriver, type Driver, type DriverName } from './driver';
+import { translate } from './errors';
+import { SqliteIdempotency } from './idempotency';
+import { openFile } from './setup';
+import { sqliteTables, type SqliteTable } from './tables';
+import { Writer } from './writer';
+import type { Connection } from './driver';
+import type { CollectionName } from '../types';
+
+export interface SqliteStoreOptions {
+  /** The database file; its folder and the file are made when missing. */
+  file: string;
+  /** Loaded once, into a file that was never seeded. */
+  seed: SeedData;
+  /** The driver to use (by name, or one that wraps a driver, as tests do); default: the first that runs here (driver.ts). */
+  driver?: DriverName | Driver;
+  /** The order of each record's fields (default: the specs' order, see fields.ts). */
+  order?: FieldOrder;
+}
+
+/** The SQLite store, and the driver it runs on. */
+export type SqliteStore = Store & { readonly driver: Driver['name'] };
+
+/**
+ * The SQLite store: the data in one file that outlives the process (docs/storage.md). Opening it is
+ * synchronous: lock, migrations and the seed (once per file), then every repository reads from its table.
+ * One process per file (lock.ts).
+ */
+export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  const driver = typeof options.driver === 'object' ? options.driver : loadDriver(options.driver);
+  const tables = sqliteTables(options.order ?? specFieldOrder());
+  const { lock, writer: writeDb, reader } = openFile(driver, options.file, options.seed, tables);
+  const writer = new Writer(writeDb);
+  const epoch = randomUUID();
+  const ping = reader.prepare('SELECT count(*) AS n FROM store_meta');
+  let closing: Promise<void> | undefined;
+  const store: SqliteStore = {
+    kind: 'sqlite',
+    driver: driver.name,
+    ...repositories(tables, reader, writeDb, (write) => writer.write(write), epoch),
+    idempotent: (request, work) => idempotency.run(request, work),
+    async ping() {
+      try {
+        ping.get();
+      } catch (err) {
+        throw translate(err);
+      }
+    },
+    close: () => (closing ??= closeAll(writer, [reader, writeDb, lock])),
+  };
+  // Keyed work holds the writer: its repositories read and write on the writing connection, at once.
+  const direct: Writes = async (write) => {
+    try {
+      return write();
+    } catch (err) {
+      throw translate(err);
+    }
+  };
+  const idempotency = new SqliteIdempotency(writer, writeDb, { ...store, ...repositories(tables, writeDb, writeDb, direct, epoch) });
+  return store;
+}
+
+/** Queued writes finish; then the connections close, the lock last (closing the writer checkpoints the log into the file). */
+async function closeAll(writer: Writer, connections: Connection[]): Promise<void> {
+  await writer.close();
+  for (const db of connections) db.close();
+}
+
+function repositories(tables: Record<CollectionName, SqliteTable<never>>, reader: Connection, writer: Connection, writes: Writes, epoch: string) {
+  const collection = <T extends { id: number }>(name: CollectionName) =>
+    new SqliteCollection<T>(reader, writer, tables[name] as SqliteTable<T>, writes, epoch);
+  return {
+    books: collection<BookRecord>('books'),
+    todos: collection<TodoRecord>('todos'),
+    notes: collection<NoteRecord>('notes'),
+    items: collection<ItemRecord>('items'),
+    tasks: collection<TaskRecord>('tasks'),
+    users: collection<UserRecord>('users'),
+    posts: new SqliteChildCollection<PostRecord, 'userId'>(reader, writer, tables.posts as SqliteTable<PostRecord>, 'userId', writes, epoch),
+    comments: new SqliteChildCollection<CommentRecord, 'postId'>(reader, writer, tables.comments as SqliteTable<CommentRecord>, 'postId', writes, epoch),
+  };
+}

@@ -1,0 +1,104 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { COLLECTIONS, type SeedData } from '../types';
+import type { Connection, Driver, Statement } from './driver';
+import { sqliteCode, StoreSetupError } from './errors';
+import { lockFile } from './lock';
+import { MIGRATIONS, SCHEMA_VERSION } from './schema';
+import { insertSql, type SqliteTable } from './tables';
+import type { CollectionName } from '../types';
+
+/**
+ * Durability settings of the writing connection (docs/storage.md, "Durability"): WAL, and `synchronous =
+ * FULL`, so COMMIT returns only once the write-ahead log is on disk (fsync). A write acknowledged to a
+ * client then survives a crash of the process and a power loss; a write not committed is rolled back whole.
+ */
+const WRITER_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF';
+/** Longest wait for SQLite's file lock (ms): only a tool that opened the file for writing holds it (lock.ts keeps other services out). */
+export const BUSY_TIMEOUT_MS = 1000;
+
+/** The store's connections to its file: the lock (lock.ts), the one that writes, and the one that reads. */
+export interface Connections {
+  lock: Connection;
+  writer: Connection;
+  reader: Connection;
+}
+
+/**
+ * Opens `file` (its folder and the file made if missing): locked for this process, migrated and seeded
+ * (once per file), with a connection that writes and one that reads. The reader sees committed data
+ * only, never a transaction the writer has open.
+ */
+export function openFile(driver: Driver, file: string, seed: SeedData, tables: Record<CollectionName, SqliteTable<never>>): Connections {
+  const opened: Connection[] = [];
+  const open = () => {
+    const db = driver.open(file);
+    opened.push(db);
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    return db;
+  };
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const lock = lockFile(driver, file);
+    opened.push(lock);
+    const writer = open();
+    const mode = writer.prepare('PRAGMA journal_mode = WAL').get()?.journal_mode;
+    if (mode !== 'wal') throw new StoreSetupError(`SQLITE_FILE ${file}: SQLite cannot use write-ahead logging there (journal mode ${String(mode)})`);
+    writer.exec(WRITER_PRAGMAS);
+    prepare(writer, file, seed, tables);
+    const reader = open();
+    reader.exec('PRAGMA query_only = ON');
+    return { lock, writer, reader };
+  } catch (err) {
+    for (const db of opened.reverse()) db.close();
+    throw setupError(err, file);
+  }
+}
+
+/** Migrations and the seed, in one transaction: a start that fails half-way leaves the file as it was. */
+function prepare(db: Connection, file: string, seed: SeedData, tables: Record<CollectionName, SqliteTable<never>>): void {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const version = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
+    if (version > SCHEMA_VERSION) {
+      throw new StoreSetupError(`SQLITE_FILE ${file} was written by a newer version of the service (schema ${version}; this one knows up to ${SCHEMA_VERSION})`);
+    }
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= version) continue;
+      db.exec(migration.sql);
+      db.exec(`PRAGMA user_version = ${migration.version}`);
+    }
+    seedOnce(db, seed, tables);
+    db.exec('COMMIT');
+  } catch (err) {
+    db.exec('ROLLBACK');
+    throw err;
+  }
+}
+
+/** Loads `seed` unless this file was seeded before (even if every record was deleted since). */
+function seedOnce(db: Connection, seed: SeedData, tables: Record<CollectionName, SqliteTable<never>>): void {
+  if (db.prepare("SELECT 1 AS seeded FROM store_meta WHERE key = 'seeded_at'").get()) return;
+  for (const name of COLLECTIONS) {
+    const inserts = new Map<string, Statement>();
+    for (const record of seed[name]) {
+      const { columns, values } = tables[name].present(record);
+      const sql = insertSql(name, ['id', ...columns.map((c) => c.column)]);
+      if (!inserts.has(sql)) inserts.set(sql, db.prepare(sql));
+      // Ids continue after the largest seeded id: AUTOINCREMENT's counter moves past every id inserted.
+      inserts.get(sql)!.run(record.id, ...values);
+    }
+  }
+  db.prepare("INSERT INTO store_meta (key, value) VALUES ('seeded_at', ?)").run(new Date().toISOString());
+}
+
+/** The reasons a file cannot be opened, in the operator's words. */
+function setupError(err: unknown, file: string): unknown {
+  if (err instanceof StoreSetupError) return err;
+  const code = sqliteCode(err);
+  if (code === 'SQLITE_NOTADB') return new StoreSetupError(`SQLITE_FILE ${file} is not a SQLite database`);
+  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM' || code === 'SQLITE_READONLY' || (err as NodeJS.ErrnoException)?.syscall) {
+    return new StoreSetupError(`cannot open SQLITE_FILE ${file}: ${(err as Error).message}`);
+  }
+  return err;
+}

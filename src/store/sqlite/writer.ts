@@ -1,0 +1,157 @@
+import { OverloadedError, StorageUnavailableError } from '../errors';
+import type { Connection } from './driver';
+import { abortsTransaction, sqliteCode, translate } from './errors';
+
+interface Job {
+  /** A plain write (synchronous), or a piece of keyed work (asynchronous, with its own savepoint). */
+  run: () => unknown;
+  keyed: boolean;
+  /** For keyed work: whether its writes stay (false rolls them back to its savepoint). */
+  keep?: (result: unknown) => boolean;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * The store's one writing connection, shared by the writes of every request: writes queued while the event
+ * loop is busy run together in one transaction, one COMMIT (and one fsync) for all of them, and each write's
+ * promise settles only after that COMMIT. A burst of N creates costs one disk flush instead of N (about 3 ms
+ * each on the disk measured: docs/storage.md, "Creates share commits").
+ *
+ * - A plain write is a synchronous function that makes at most one change, as its last statement (a create's
+ *   INSERT, an update's UPDATE after its check). Check and write run with nothing in between: atomic.
+ *   When that statement fails (a constraint), SQLite undoes that statement only: that write is refused,
+ *   the others of the batch go on.
+ * - Keyed work (an Idempotency-Key's request, store.idempotent) is asynchronous: it runs alone, inside a
+ *   savepoint of the batch, while the writes queued meanwhile wait for the next batch. `keep` false (an
+ *   answer that is not kept) or a throw rolls back to the savepoint: nothing of it stays.
+ * - When SQLite may have rolled the transaction back (disk full, I/O error, lock), or COMMIT fails, every
+ *   write of the batch fails with StorageUnavailableError: nothing of it was acknowledged. COMMIT failing
+ *   with an I/O error is the one case whose outcome is unknown (the log may reach the disk later).
+ */
+export class Writer {
+  private queue: Job[] = [];
+  private scheduled = false;
+  private running: Promise<void> | undefined;
+  private closed = false;
+  private readonly begin;
+  private readonly commit;
+  private readonly rollback;
+
+  constructor(private readonly db: Connection) {
+    this.begin = db.prepare('BEGIN IMMEDIATE');
+    this.commit = db.prepare('COMMIT');
+    this.rollback = db.prepare('ROLLBACK');
+  }
+
+  /** Runs `write` in the next batch; resolves with its result once the batch is committed. */
+  write<R>(write: () => R): Promise<R> {
+    return this.enqueue({ run: write, keyed: false });
+  }
+
+  /** Runs `work` alone in the next batch, in a savepoint: its writes stay only when `keep` says so, and are committed with the batch. */
+  keyed<R>(work: () => Promise<R>, keep: (result: R) => boolean): Promise<R> {
+    return this.enqueue({ run: work, keyed: true, keep: keep as (result: unknown) => boolean });
+  }
+
+  /** Writes still queued run; then nothing more is taken. */
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.running || this.queue.length > 0) await (this.running ?? this.flush());
+  }
+
+  private enqueue<R>(job: Omit<Job, 'resolve' | 'reject'>): Promise<R> {
+    if (this.closed) return Promise.reject(new StorageUnavailableError('Storage is closed'));
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ ...job, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.scheduled && !this.running) {
+        this.scheduled = true;
+        // setImmediate: after the requests already read from the sockets have queued their writes.
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private flush(): Promise<void> {
+    this.scheduled = false;
+    // One batch at a time: the running one's end flushes what was queued meanwhile.
+    if (this.running) return this.running;
+    this.running = this.runBatch(this.queue.splice(0)).finally(() => {
+      this.running = undefined;
+      if (this.queue.length > 0) void this.flush();
+    });
+    return this.running;
+  }
+
+  private async runBatch(jobs: Job[]): Promise<void> {
+    if (jobs.length === 0) return;
+    const done: (() => void)[] = [];
+    let committing = false;
+    try {
+      this.begin.run();
+      for (const job of jobs) {
+        const outcome = job.keyed ? await this.runKeyed(job) : this.runPlain(job);
+        if (outcome) done.push(outcome);
+      }
+      committing = true;
+      this.commit.run();
+    } catch (err) {
+      this.abandon(err, jobs, committing);
+      return;
+    }
+    for (const settle of done) settle();
+  }
+
+  /** A plain write: its result settles after COMMIT; its own failure settles it at once (nothing of it was written). */
+  private runPlain(job: Job): (() => void) | undefined {
+    try {
+      const result = job.run();
+      return () => job.resolve(result);
+    } catch (err) {
+      if (abortsTransaction(err)) throw err;
+      job.reject(translate(err));
+      return undefined;
+    }
+  }
+
+  private async runKeyed(job: Job): Promise<(() => void) | undefined> {
+    this.db.exec('SAVEPOINT keyed');
+    let result: unknown;
+    try {
+      result = await job.run();
+    } catch (err) {
+      this.undoKeyed(err);
+      job.reject(translate(err));
+      return undefined;
+    }
+    if (!job.keep!(result)) {
+      this.undoKeyed();
+      job.resolve(result);
+      return undefined;
+    }
+    this.db.exec('RELEASE keyed');
+    return () => job.resolve(result);
+  }
+
+  private undoKeyed(err?: unknown): void {
+    if (err !== undefined && abortsTransaction(err)) throw err;
+    this.db.exec('ROLLBACK TO keyed; RELEASE keyed');
+  }
+
+  /** The batch failed as a whole: rolled back, and every write not settled yet fails (none of them was acknowledged). */
+  private abandon(err: unknown, jobs: Job[], committing: boolean): void {
+    try {
+      this.rollback.run();
+    } catch {
+      // SQLite rolled it back already.
+    }
+    let failure = translate(err);
+    if (committing && sqliteCode(err) === 'SQLITE_IOERR') {
+      failure = new StorageUnavailableError('COMMIT failed: the write may or may not be stored', { cause: err, outcomeUnknown: true });
+    } else if (!(failure instanceof StorageUnavailableError || failure instanceof OverloadedError)) {
+      failure = new StorageUnavailableError('Storage is unreachable', { cause: err });
+    }
+    // Writes refused on their own, and keyed work whose answer was not kept, are settled already: this changes nothing for them.
+    for (const job of jobs) job.reject(failure);
+  }
+}

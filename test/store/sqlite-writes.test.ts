@@ -1,0 +1,123 @@
+import { OverloadedError } from '../../src/store/errors';
+import { DRIVER_ORDER, loadDriver } from '../../src/store/sqlite/driver';
+import { LIST_BATCH } from '../../src/store/types';
+import { SqliteFiles, describeDriver, spyDriver } from '../support/sqlite';
+import { contractSeed } from './contract';
+
+/** An error as the driver throws it for SQLite's result code `code` (node:sqlite's shape: the number; better-sqlite3's: the name). */
+function sqliteError(driver: string, code: number, name: string): Error {
+  return Object.assign(new Error(`${name} (simulated)`), driver === 'node:sqlite' ? { code: 'ERR_SQLITE_ERROR', errcode: code } : { code: name });
+}
+
+for (const driver of DRIVER_ORDER) {
+  describeDriver(`SQLite store (${driver}): writes share commits, lists read batch by batch`, driver, () => {
+    const files = new SqliteFiles();
+    const ran: string[] = [];
+    let fail: (sql: string) => Error | undefined = () => undefined;
+    const open = () => files.store(contractSeed(), { driver: spyDriver(driver, ran, (sql) => fail(sql)) });
+    beforeEach(() => {
+      ran.length = 0;
+      fail = () => undefined;
+    });
+
+    it('when 50 creates arrive together, then one COMMIT stores them all, with consecutive ids in the order they came', async () => {
+      const store = open();
+      ran.length = 0;
+      const made = await Promise.all(Array.from({ length: 50 }, (_, i) => store.items.create({ name: `Item ${i}` })));
+      expect(made.map((item) => item.id)).toEqual(Array.from({ length: 50 }, (_, i) => i + 2));
+      expect(ran.filter((sql) => sql === 'COMMIT')).toHaveLength(1);
+    });
+
+    it('when one write of a batch is refused by SQLite (NOT NULL), then it alone fails, and its neighbours are stored with no id skipped', async () => {
+      const store = open();
+      const outcomes = await Promise.allSettled([
+        store.books.create({ title: 'First', pages: 1 }),
+        store.books.create({ title: null as unknown as string, pages: 2 }),
+        store.books.create({ title: 'Third', pages: 3 }),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value.id : undefined))).toEqual([6, undefined, 7]);
+      expect((await store.books.list()).items.map((b) => b.title)).toEqual(['Dune', 'Beloved', 'Emma', 'First', 'Third']);
+    });
+
+    it('when keyed work is running, then writes sent meanwhile wait for it, and work that throws keeps none of its writes', async () => {
+      const store = open();
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const keyed = store.idempotent({ key: 'k', fingerprint: 'f', ttlMs: 60000 }, async (tx) => {
+        await tx.books.create({ title: 'Keyed', pages: 1 });
+        await gate;
+        throw new Error('the work failed');
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      let plainDone = false;
+      const plain = store.books.create({ title: 'Plain', pages: 2 }).then((book) => ((plainDone = true), book));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(plainDone).toBe(false);
+      expect((await store.books.list()).items.map((b) => b.title)).toEqual(['Dune', 'Beloved', 'Emma']);
+      release();
+      await expect(keyed).rejects.toThrow('the work failed');
+      expect((await plain).id).toBe(6);
+      expect((await store.books.list()).items.map((b) => b.title)).toEqual(['Dune', 'Beloved', 'Emma', 'Plain']);
+    });
+
+    it('when COMMIT fails with an I/O error, then every write of the batch fails as "outcome unknown"; when the disk is full, as unavailable; nothing is stored', async () => {
+      const store = open();
+      fail = (sql) => (sql === 'COMMIT' ? sqliteError(driver, 10 | (4 << 8), 'SQLITE_IOERR_FSYNC') : undefined);
+      const io = await Promise.allSettled([store.books.create({ title: 'A', pages: 1 }), store.books.update(2, { pages: 1 })]);
+      fail = (sql) => (sql === 'COMMIT' ? sqliteError(driver, 13, 'SQLITE_FULL') : undefined);
+      const full = await Promise.allSettled([store.books.delete(3)]);
+      fail = () => undefined;
+      for (const outcome of io) expect(outcome).toMatchObject({ status: 'rejected', reason: { name: 'StorageUnavailableError', outcomeUnknown: true } });
+      expect(full[0]).toMatchObject({ status: 'rejected', reason: { name: 'StorageUnavailableError', outcomeUnknown: false } });
+      expect((await store.books.list()).items).toEqual([
+        { id: 2, title: 'Dune', pages: 412 },
+        { id: 3, title: 'Beloved', pages: 324 },
+        { id: 5, title: 'Emma', pages: 474 },
+      ]);
+      expect((await store.books.create({ title: 'B', pages: 1 })).id).toBe(6);
+    });
+
+    it('when another program holds the write lock for longer than the busy timeout, then writes fail as busy (503 "Server busy"), and work again once it lets go', async () => {
+      const file = files.newFile();
+      const store = files.store(contractSeed(), { driver, file });
+      const other = loadDriver(driver).open(file);
+      other.exec('BEGIN IMMEDIATE');
+      try {
+        const refused = store.books.create({ title: 'Blocked', pages: 1 });
+        await expect(refused).rejects.toBeInstanceOf(OverloadedError);
+        await expect(store.books.get(2)).resolves.toMatchObject({ title: 'Dune' });
+      } finally {
+        other.exec('ROLLBACK');
+        other.close();
+      }
+      expect((await store.books.create({ title: 'Later', pages: 1 })).id).toBe(6);
+    });
+
+    it('when a list has more than one batch, then each further batch is read only when pulled, and none after the reader stops', async () => {
+      const store = open();
+      await Promise.all(Array.from({ length: LIST_BATCH * 3 }, (_, i) => store.items.create({ name: `Item ${i}` })));
+      ran.length = 0;
+      const page = await store.items.list();
+      const batchReads = () => ran.filter((sql) => sql.includes('WHERE id > ?')).length;
+      expect([page.items.length, batchReads()]).toEqual([LIST_BATCH, 0]);
+      const seen: number[] = [];
+      for await (const batch of page.rest!) {
+        seen.push(batch.length);
+        expect(batchReads()).toBe(seen.length);
+        if (seen.length === 2) break;
+      }
+      expect(seen).toEqual([LIST_BATCH, LIST_BATCH]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(batchReads()).toBe(2);
+    });
+
+    it('when children of many parents are asked for, then one statement answers them, synchronously', async () => {
+      const store = open();
+      ran.length = 0;
+      const byParent = store.posts.listByParents([1, 2, 3, 99]);
+      expect(byParent).toBeInstanceOf(Map);
+      expect(ran).toHaveLength(1);
+    });
+  });
+}
