@@ -363,8 +363,11 @@ export interface components {
         Health: {
             /** @enum {string} */
             status: "ok" | "unavailable";
-            /** @enum {string} */
-            storage: "memory" | "postgres";
+            /**
+             * @description The store serving the data: `sqlite` (one file that outlives the service; the default), `memory` (gone when the service stops) or `postgres` (`DATABASE_URL`). More kinds may be added: read an unknown value as a name, not as an error.
+             * @enum {string}
+             */
+            storage: "memory" | "sqlite" | "postgres";
             version: string;
         };
         /** @description Assigned by the service; previous largest + 1, never reused. */
@@ -402,8 +405,11 @@ export interface components {
         Readiness: {
             /** @enum {string} */
             status: "ready" | "draining" | "unavailable";
-            /** @enum {string} */
-            storage: "memory" | "postgres";
+            /**
+             * @description The store serving the data: `sqlite` (one file that outlives the service; the default), `memory` (gone when the service stops) or `postgres` (`DATABASE_URL`). More kinds may be added: read an unknown value as a name, not as an error.
+             * @enum {string}
+             */
+            storage: "memory" | "sqlite" | "postgres";
         };
         Task: {
             done: boolean;
@@ -589,15 +595,16 @@ export interface components {
         /**
          * @description Not carried out; `Retry-After` says when to try again. The message tells the cause:
          *     - `Service unavailable`: storage (PostgreSQL, when `DATABASE_URL` is set) is unreachable or
-         *       did not answer in time. Nothing was changed, even if the database was only stalled: a
-         *       write that reaches it late is rolled back. The service recovers by itself when storage is
-         *       back.
+         *       did not answer in time, or the SQLite file cannot be written (disk full, I/O error). Nothing
+         *       was changed, even if the database was only stalled: a write that reaches it late is rolled
+         *       back. The service recovers by itself when storage is back.
          *     - `Service unavailable: the outcome of this write is unknown; repeating it is safe` (an update
          *       or delete only): the database stopped answering after COMMIT was sent, so the write may or
          *       may not be applied; both are idempotent, so repeat it.
          *     - `Server busy, retry later`: storage is fine but the service is shedding load: every storage
          *       connection was busy and the request could not wait its turn (more than `DB_QUEUE_LIMIT`
-         *       requests already waiting, or none free within `DB_QUEUE_TIMEOUT_MS`). Nothing was changed.
+         *       requests already waiting, or none free within `DB_QUEUE_TIMEOUT_MS`), or another program
+         *       held the SQLite file's write lock for more than a second. Nothing was changed.
          */
         JsonServiceUnavailable: {
             headers: {

@@ -13,7 +13,11 @@ export interface Config {
   bodyDrainLimit: number;
   /** `default` (seed/default.json), `empty`, or a path to a seed file of the same shape. */
   seed: string;
-  /** postgres:// URL; unset means the embedded in-memory store. */
+  /** Where the data is kept: `sqlite` (one file; the default), `memory` (gone on exit) or `postgres` (at DATABASE_URL). */
+  store: StoreChoice;
+  /** The SQLite store's file (absolute: SQLITE_FILE resolved from the working directory). */
+  sqliteFile: string;
+  /** postgres:// URL: the PostgreSQL store. */
   databaseUrl: string | undefined;
   /** PostgreSQL connections per process; requests beyond them wait in a bounded queue. */
   dbPoolSize: number;
@@ -36,7 +40,7 @@ export interface Config {
   };
   /** How long shutdown waits for in-flight requests before closing them. */
   shutdownTimeoutMs: number;
-  /** Processes serving requests (node:cluster); more than 1 needs DATABASE_URL. */
+  /** Processes serving requests (node:cluster); more than 1 needs PostgreSQL (DATABASE_URL). */
   workers: number;
   /** Browser origins allowed by CORS: `*` (any, the default for local use) or an allow-list. */
   corsOrigins: '*' | string[];
@@ -71,6 +75,9 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+export const STORES = ['sqlite', 'memory', 'postgres'] as const;
+export type StoreChoice = (typeof STORES)[number];
 
 type Env = Record<string, string | undefined>;
 
@@ -121,6 +128,20 @@ function databaseUrl(env: Env): string | undefined {
   return raw;
 }
 
+/**
+ * STORE and DATABASE_URL together: DATABASE_URL alone means PostgreSQL (as before STORE existed), nothing
+ * means SQLite; STORE=postgres needs DATABASE_URL, and STORE=sqlite or memory with DATABASE_URL set is a
+ * contradiction, refused rather than guessed.
+ */
+function store(env: Env, url: string | undefined): { store: StoreChoice; sqliteFile: string } {
+  const choice = oneOf<StoreChoice>(env, 'STORE', url ? 'postgres' : 'sqlite', STORES);
+  if (choice === 'postgres' && !url) throw new ConfigError('STORE=postgres needs DATABASE_URL (a postgres:// URL)');
+  if (choice !== 'postgres' && url) throw new ConfigError(`STORE=${choice} contradicts DATABASE_URL (which means PostgreSQL): unset one of them`);
+  const file = env.SQLITE_FILE?.trim() || 'data/service.sqlite';
+  if (file === ':memory:' || file.startsWith('file:')) throw new ConfigError(`SQLITE_FILE must be a file path, got "${file}" (for a store in memory, set STORE=memory)`);
+  return { store: choice, sqliteFile: path.resolve(file) };
+}
+
 function corsOrigins(env: Env): '*' | string[] {
   const raw = env.CORS_ORIGINS?.trim();
   if (!raw || raw === '*') return '*';
@@ -145,6 +166,7 @@ function metricsPath(env: Env): string {
 /** Reads the settings from the environment. Throws a ConfigError naming the first bad value. */
 export function loadConfig(env: Env = process.env): Config {
   const seed = env.SEED?.trim() || 'default';
+  const url = databaseUrl(env);
   const config: Config = {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || undefined,
@@ -152,7 +174,8 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: byteSize(env, 'BODY_LIMIT', 100 * 1024),
     bodyDrainLimit: byteSize(env, 'BODY_DRAIN_LIMIT', 16 * 1024 ** 2, 16 * 1024),
     seed: seed === 'default' || seed === 'empty' ? seed : path.resolve(seed),
-    databaseUrl: databaseUrl(env),
+    ...store(env, url),
+    databaseUrl: url,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
     dbQueueLimit: integer(env, 'DB_QUEUE_LIMIT', 1000, 0, 1000000),
     dbQueueTimeoutMs: integer(env, 'DB_QUEUE_TIMEOUT_MS', 10000, 1, 600000),
@@ -184,8 +207,9 @@ export function loadConfig(env: Env = process.env): Config {
     maxUnsentBytes: byteSize(env, 'MAX_UNSENT_BYTES', 128 * 1024 ** 2, 16 * 1024),
     idempotencyTtlMs: integer(env, 'IDEMPOTENCY_TTL_MS', 24 * 3600000, 1000, 30 * 24 * 3600000),
   };
-  if (config.workers > 1 && !config.databaseUrl) {
-    throw new ConfigError(`WORKERS=${config.workers} needs DATABASE_URL: the in-memory store cannot be shared between processes`);
+  if (config.workers > 1 && config.store !== 'postgres') {
+    const why = config.store === 'memory' ? 'the in-memory store cannot be shared between processes' : 'the SQLite store is served by one process (docs/storage.md)';
+    throw new ConfigError(`WORKERS=${config.workers} needs DATABASE_URL (PostgreSQL): ${why}`);
   }
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     throw new ConfigError(`HEADERS_TIMEOUT_MS (${config.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`);

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import path from 'node:path';
-import { projectRoot, startService } from './support/server-process';
+import { projectRoot, serviceEnv, startService } from './support/server-process';
 
 describe('the service process (dist/src/server.js)', () => {
   it('when started with PORT, then it serves /health on that port and logs one JSON line per request', async () => {
@@ -52,12 +52,14 @@ describe('the service process (dist/src/server.js)', () => {
   });
 
   it('when it gets SIGTERM while still starting, then it exits 0', async () => {
+    const service = serviceEnv({ PORT: '0', LOG_LEVEL: 'info' });
     const child = spawn(process.execPath, [path.join(projectRoot, 'dist/src/server.js')], {
       cwd: projectRoot,
-      env: { ...process.env, PORT: '0', LOG_LEVEL: 'info' },
+      env: service.env,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    void exited.then(service.remove);
     let output = '';
     // The signal goes as soon as the first log line says it is starting: before it listens.
     await new Promise<void>((resolve) =>
@@ -84,13 +86,17 @@ describe('the service process (dist/src/server.js)', () => {
     ['GRAPHQL_MAX_DEPTH', '0'],
     ['DATABASE_URL', 'mysql://nope'],
     ['SEED', '/nonexistent/seed.json'],
+    ['STORE', 'mongodb'],
+    ['SQLITE_FILE', ':memory:'],
   ])('when %s is %p, then it refuses to start with one clear line', (name, value) => {
+    const service = serviceEnv({ PORT: '0', [name]: value });
     const result = spawnSync(process.execPath, [path.join(projectRoot, 'dist/src/server.js')], {
       cwd: projectRoot,
-      env: { ...process.env, PORT: '0', [name]: value },
+      env: service.env,
       encoding: 'utf8',
       timeout: 15000,
     });
+    service.remove();
     expect(result.status).toBe(1);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);

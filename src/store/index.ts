@@ -3,20 +3,28 @@ import type { Logger } from '../logger';
 import { createMemoryStore } from './memory';
 import { createPostgresStore } from './postgres';
 import { loadSeed } from './seed';
+import { createSqliteStore } from './sqlite';
 import type { Store } from './types';
 
-/** Builds the store the settings ask for, seeded as they say: PostgreSQL when DATABASE_URL is set, else memory. */
+/** Builds the store the settings ask for (config.ts: STORE, DATABASE_URL), seeded as they say. */
 export async function createStore(config: Config, logger?: Logger): Promise<Store> {
   const seed = loadSeed(config.seed);
-  if (config.databaseUrl) {
-    return createPostgresStore({
-      url: config.databaseUrl,
-      seed,
-      poolSize: config.dbPoolSize,
-      queueLimit: config.dbQueueLimit,
-      queueTimeoutMs: config.dbQueueTimeoutMs,
-      onPoolError: (err) => logger?.warn({ err: err.message }, 'storage: idle connection failed'),
-    });
+  switch (config.store) {
+    case 'postgres':
+      return createPostgresStore({
+        url: config.databaseUrl,
+        seed,
+        poolSize: config.dbPoolSize,
+        queueLimit: config.dbQueueLimit,
+        queueTimeoutMs: config.dbQueueTimeoutMs,
+        onPoolError: (err) => logger?.warn({ err: err.message }, 'storage: idle connection failed'),
+      });
+    case 'sqlite': {
+      const store = createSqliteStore({ file: config.sqliteFile, seed });
+      logger?.info({ file: config.sqliteFile, driver: store.driver }, 'storage: sqlite');
+      return store;
+    }
+    case 'memory':
+      return createMemoryStore(seed);
   }
-  return createMemoryStore(seed);
 }

@@ -15,7 +15,7 @@ describe('readiness during shutdown (dist/src/server.js)', () => {
       await outputMatches(service.output, /"msg":"shutting down"/);
 
       const ready = await fetch(`${service.baseUrl}/health/ready`);
-      expect({ status: ready.status, body: await ready.json() }).toEqual({ status: 503, body: { status: 'draining', storage: 'memory' } });
+      expect({ status: ready.status, body: await ready.json() }).toEqual({ status: 503, body: { status: 'draining', storage: 'sqlite' } });
       const live = await fetch(`${service.baseUrl}/health/live`);
       expect({ status: live.status, body: await live.json() }).toEqual({ status: 200, body: { status: 'ok' } });
       // New connections are still accepted and served while load balancers take the instance out.

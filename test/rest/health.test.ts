@@ -7,8 +7,8 @@ import { expectJsonError } from '../support/rest-expect';
 describe('GET /health (getHealth)', () => {
   it('when storage is reachable, then it answers 200 with status ok, the package version and the storage kind', async () => {
     const { http, store } = makeApp();
-    // The same suite runs on PostgreSQL (npm run test:postgres): the kind is the store's own.
-    expect(['memory', 'postgres']).toContain(store.kind);
+    // The same suite runs on SQLite and PostgreSQL (npm run test:sqlite, test:postgres): the kind is the store's own.
+    expect(['memory', 'sqlite', 'postgres']).toContain(store.kind);
     await http.get('/health').expect(200).expect('Content-Type', 'application/json; charset=utf-8')
       .expect({ status: 'ok', version: SERVICE_VERSION, storage: store.kind });
     expect(SERVICE_VERSION).toBe(require('../../package.json').version);

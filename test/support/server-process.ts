@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 export const projectRoot = path.resolve(__dirname, '..', '..');
@@ -16,6 +18,21 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The environment for a service process started by a test: `env` over this process's, and, unless `env`
+ * picks a store (STORE, SQLITE_FILE or DATABASE_URL), the default store (SQLite) on a new file in a
+ * temporary folder, so no test writes into the repository's `data/`. `remove` deletes that folder.
+ */
+export function serviceEnv(env: Record<string, string> = {}): { env: NodeJS.ProcessEnv; remove: () => void } {
+  const picked = ['STORE', 'SQLITE_FILE', 'DATABASE_URL'].some((name) => name in env);
+  if (picked) return { env: { ...process.env, ...env }, remove: () => undefined };
+  const dir = mkdtempSync(path.join(tmpdir(), 'service-test-'));
+  return {
+    env: { ...process.env, ...env, SQLITE_FILE: path.join(dir, 'service.sqlite') },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
 export interface ServiceProcess {
   child: ChildProcess;
   port: number;
@@ -25,18 +42,23 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts the built service (dist/, made by `npm test`'s pretest build) and waits until /health answers. */
-export async function startService(env: Record<string, string> = {}, timeoutMs = 15000): Promise<ServiceProcess> {
+/**
+ * Starts the built service (dist/, made by `npm test`'s pretest build) and waits until /health answers.
+ * `script` is what runs: the service itself, or `scripts/start.js` (what `npm start` runs; set NODE_ENV=production as it does).
+ */
+export async function startService(env: Record<string, string> = {}, timeoutMs = 15000, script = 'dist/src/server.js'): Promise<ServiceProcess> {
   const port = Number(env.PORT ?? (await freePort()));
   let output = '';
-  const child = spawn(process.execPath, [path.join(projectRoot, 'dist/src/server.js')], {
+  const service = serviceEnv({ LOG_LEVEL: 'info', ...env, PORT: String(port) });
+  const child = spawn(process.execPath, [path.join(projectRoot, script)], {
     cwd: projectRoot,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port) },
+    env: service.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  void exited.then(service.remove);
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
