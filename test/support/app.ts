@@ -6,6 +6,7 @@ import { createMemoryStore } from '../../src/store/memory';
 import { loadSeed } from '../../src/store/seed';
 import type { SeedData, Store } from '../../src/store/types';
 import { TestDatabase, lazyStore, testDatabaseUrl } from './postgres';
+import { SqliteFiles } from './sqlite';
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
@@ -16,17 +17,28 @@ export interface TestApp {
 }
 
 /**
- * The PostgreSQL databases of this test file, when TEST_DATABASE_URL is set (jest loads this module
- * once per test file; the pool and schemas are dropped in that file's afterAll).
+ * The store the REST and GraphQL suites run on: `TEST_STORE=sqlite` (each store on its own temporary
+ * file), `postgres` (each on a new schema of TEST_DATABASE_URL; the default when that is set), or `memory`
+ * (the default otherwise). `npm run test:sqlite` and `npm run test:postgres` run the suites on them.
  */
-const database = testDatabaseUrl() ? new TestDatabase(testDatabaseUrl()!) : undefined;
+const testStore = process.env.TEST_STORE?.trim() || (testDatabaseUrl() ? 'postgres' : 'memory');
+if (!['memory', 'sqlite', 'postgres'].includes(testStore)) throw new Error(`TEST_STORE must be memory, sqlite or postgres, got "${testStore}"`);
+if (testStore === 'postgres' && !testDatabaseUrl()) throw new Error('TEST_STORE=postgres needs TEST_DATABASE_URL');
 
 /**
- * A fresh store seeded with `seed` (default seed unless told otherwise): on a new PostgreSQL schema
- * when TEST_DATABASE_URL is set, else in memory. Usable at once (PostgreSQL setup finishes on first use).
+ * The databases or files of this test file (jest loads this module once per test file; they are dropped
+ * in that file's afterAll).
+ */
+const database = testStore === 'postgres' ? new TestDatabase(testDatabaseUrl()!) : undefined;
+const sqliteFiles = testStore === 'sqlite' ? new SqliteFiles() : undefined;
+
+/**
+ * A fresh store seeded with `seed` (default seed unless told otherwise), on the store TEST_STORE picks.
+ * Usable at once (PostgreSQL setup finishes on first use).
  */
 export function makeStore(seed: SeedData = loadSeed('default')): Store {
-  return database ? lazyStore(database.store(seed), 'postgres') : createMemoryStore(seed);
+  if (database) return lazyStore(database.store(seed), 'postgres');
+  return sqliteFiles ? sqliteFiles.store(seed) : createMemoryStore(seed);
 }
 
 /**
