@@ -20,6 +20,9 @@ const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 200);
 const NON_READING = Number(process.env.LOAD_NON_READING ?? 300);
 const DURATION_MS = Number(process.env.LOAD_DURATION_MS ?? 30_000);
 const RETRY_CLIENTS = Number(process.env.LOAD_RETRY_CLIENTS ?? 20);
+// The in-memory store, each run from its seed: this load test is about the HTTP layer's bounds. The SQLite
+// store under concurrent writes and a kill is test/store/sqlite-crash.test.ts.
+const IN_MEMORY = { STORE: 'memory', DATABASE_URL: '' };
 const root = path.resolve(__dirname, '..');
 
 function freePort() {
@@ -140,7 +143,7 @@ async function nonReadingClients() {
   // process holds. Answers held for clients are still held: without the guard RSS stays far over the bound.
   const child = spawn(process.execPath, [path.join(root, 'dist/src/server.js')], {
     cwd: root,
-    env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', SEED: 'empty', RATE_LIMIT: '0', RESPONSE_WRITE_TIMEOUT_MS: String(writeTimeoutMs), MAX_UNSENT_BYTES: `${maxUnsentMiB}mb` },
+    env: { ...process.env, ...IN_MEMORY, MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', SEED: 'empty', RATE_LIMIT: '0', RESPONSE_WRITE_TIMEOUT_MS: String(writeTimeoutMs), MAX_UNSENT_BYTES: `${maxUnsentMiB}mb` },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
@@ -256,7 +259,7 @@ async function main() {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(root, 'dist/src/server.js')], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEED: 'default', RATE_LIMIT: '0' },
+    env: { ...process.env, ...IN_MEMORY, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEED: 'default', RATE_LIMIT: '0' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

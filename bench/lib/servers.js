@@ -15,7 +15,8 @@ const GRAPHQL_READY = '/graphql?query=%7B__typename%7D';
 
 /** How each kind of server is started: a node script, its extra environment, and the path that says it is up. */
 const KINDS = {
-  service: { label: 'this service', script: path.join(ROOT, 'dist', 'src', 'server.js'), ready: '/health' },
+  // The in-memory store: the workloads measure the service, not a disk (bench/sections/stores.js compares the stores).
+  service: { label: 'this service', script: path.join(ROOT, 'dist', 'src', 'server.js'), env: { STORE: 'memory' }, ready: '/health' },
   bare: { label: 'node:http', script: server('bare.js'), ready: REST_READY },
   express: { label: 'express 5 route', script: server('express.js'), ready: REST_READY },
   'express-classes': { label: 'express 5 route + app classes', script: server('express.js'), env: { APP_CLASSES: '1' }, ready: REST_READY },
