@@ -17,6 +17,8 @@ export interface Config {
   store: StoreChoice;
   /** The SQLite store's file (absolute: SQLITE_FILE resolved from the working directory). */
   sqliteFile: string;
+  /** The library that runs SQLite: `auto` (the first that runs on this Node: node:sqlite, then better-sqlite3) or one of them. */
+  sqliteDriver: 'auto' | 'node:sqlite' | 'better-sqlite3';
   /** postgres:// URL: the PostgreSQL store. */
   databaseUrl: string | undefined;
   /** PostgreSQL connections per process; requests beyond them wait in a bounded queue. */
@@ -133,13 +135,14 @@ function databaseUrl(env: Env): string | undefined {
  * means SQLite; STORE=postgres needs DATABASE_URL, and STORE=sqlite or memory with DATABASE_URL set is a
  * contradiction, refused rather than guessed.
  */
-function store(env: Env, url: string | undefined): { store: StoreChoice; sqliteFile: string } {
+function store(env: Env, url: string | undefined): Pick<Config, 'store' | 'sqliteFile' | 'sqliteDriver'> {
   const choice = oneOf<StoreChoice>(env, 'STORE', url ? 'postgres' : 'sqlite', STORES);
   if (choice === 'postgres' && !url) throw new ConfigError('STORE=postgres needs DATABASE_URL (a postgres:// URL)');
   if (choice !== 'postgres' && url) throw new ConfigError(`STORE=${choice} contradicts DATABASE_URL (which means PostgreSQL): unset one of them`);
   const file = env.SQLITE_FILE?.trim() || 'data/service.sqlite';
   if (file === ':memory:' || file.startsWith('file:')) throw new ConfigError(`SQLITE_FILE must be a file path, got "${file}" (for a store in memory, set STORE=memory)`);
-  return { store: choice, sqliteFile: path.resolve(file) };
+  const sqliteDriver = oneOf(env, 'SQLITE_DRIVER', 'auto', ['auto', 'node:sqlite', 'better-sqlite3'] as const);
+  return { store: choice, sqliteFile: path.resolve(file), sqliteDriver };
 }
 
 function corsOrigins(env: Env): '*' | string[] {

@@ -20,7 +20,7 @@ export async function createStore(config: Config, logger?: Logger): Promise<Stor
         onPoolError: (err) => logger?.warn({ err: err.message }, 'storage: idle connection failed'),
       });
     case 'sqlite': {
-      const store = createSqliteStore({ file: config.sqliteFile, seed });
+      const store = createSqliteStore({ file: config.sqliteFile, seed, driver: config.sqliteDriver === 'auto' ? undefined : config.sqliteDriver });
       logger?.info({ file: config.sqliteFile, driver: store.driver }, 'storage: sqlite');
       return store;
     }

@@ -15,7 +15,7 @@ describe('SQLite store: one service process per file', () => {
 
   it('when a second service starts on the file a running one uses, then it exits 1 with one line pointing to PostgreSQL, and the first goes on serving; once the first is killed, the file opens again', async () => {
     first = await startService({ SQLITE_FILE: file, LOG_LEVEL: 'warn' });
-    const created = await (await fetch(`${first.baseUrl}/books`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"Kept"}' })).json();
+    const created = (await (await fetch(`${first.baseUrl}/books`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"Kept"}' })).json()) as { id: number };
 
     const second = spawnSync(process.execPath, [path.join(projectRoot, 'dist/src/server.js')], {
       cwd: projectRoot,
