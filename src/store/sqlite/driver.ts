@@ -38,9 +38,27 @@ export const DRIVER_ORDER: readonly DriverName[] = ['node:sqlite', 'better-sqlit
 
 const load = createRequire(__filename);
 
+/**
+ * node:sqlite, loaded without its "experimental feature" warning (Node 22 prints it on stderr at the first
+ * load; 24 does not): the store uses only the module's core (open, prepare, get/all/run, exec, close), and a
+ * service that cannot start says so in one line of stderr. Other warnings pass as they come.
+ */
+function loadNodeSqlite(): { DatabaseSync: new (file: string) => Connection } | undefined {
+  const emit = process.emitWarning;
+  process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
+    if (String(warning).includes('SQLite is an experimental feature')) return;
+    return (emit as (...args: unknown[]) => void).call(this, warning, ...rest);
+  } as typeof process.emitWarning;
+  try {
+    // Absent before Node 22.13 (22.5-22.12 have it behind --experimental-sqlite only): getBuiltinModule answers undefined.
+    return process.getBuiltinModule?.('node:sqlite') as { DatabaseSync: new (file: string) => Connection } | undefined;
+  } finally {
+    process.emitWarning = emit;
+  }
+}
+
 function nodeSqlite(): Driver {
-  // Absent before Node 22.13 (22.5-22.12 have it behind --experimental-sqlite only): getBuiltinModule answers undefined.
-  const sqlite = process.getBuiltinModule?.('node:sqlite') as { DatabaseSync: new (file: string) => Connection } | undefined;
+  const sqlite = loadNodeSqlite();
   if (!sqlite) throw new Error(`Node ${process.version} has no node:sqlite (Node 22.13+ and 24 have it)`);
   return { name: 'node:sqlite', open: (file) => new sqlite.DatabaseSync(file) };
 }
