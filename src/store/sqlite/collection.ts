@@ -1,6 +1,6 @@
 import { LIST_BATCH, STALE, type ChildCollection, type Collection, type Expect, type ListResult, type Page, type Stale } from '../types';
 import type { Connection, Statement } from './driver';
-import { translate } from './errors';
+import { translating as reading } from './errors';
 import { insertSql, type SqliteTable } from './tables';
 
 /** Runs a write: in the next batch of the store's writer, or at once inside keyed work that holds the writer. */
@@ -14,15 +14,6 @@ class Statements {
     let statement = this.made.get(sql);
     if (!statement) this.made.set(sql, (statement = this.db.prepare(sql)));
     return statement;
-  }
-}
-
-/** Runs `read`, turning the driver's failures into the store's (a closed store is unavailable, a locked file busy). */
-function reading<R>(read: () => R): R {
-  try {
-    return read();
-  } catch (err) {
-    throw translate(err);
   }
 }
 

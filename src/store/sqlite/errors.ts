@@ -58,5 +58,14 @@ export function translate(err: unknown): unknown {
   return err;
 }
 
+/** Runs `fn`, turning the driver's failures into the store's (see translate). */
+export function translating<R>(fn: () => R): R {
+  try {
+    return fn();
+  } catch (err) {
+    throw translate(err);
+  }
+}
+
 /** The SQLite file cannot be used (in use by another process, not a database, made by a newer version...): one line for the operator. */
 export class StoreSetupError extends Error {}

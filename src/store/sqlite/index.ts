@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { specFieldOrder, type FieldOrder } from '../fields';
-import type { BookRecord, CommentRecord, ItemRecord, NoteRecord, PostRecord, SeedData, Store, TaskRecord, TodoRecord, UserRecord } from '../types';
+import { makeRepositories } from '../repositories';
+import type { CollectionName, SeedData, Store } from '../types';
 import { SqliteChildCollection, SqliteCollection, type Writes } from './collection';
-import { loadDriver, type Driver, type DriverName } from './driver';
-import { translate } from './errors';
+import { loadDriver, type Connection, type Driver, type DriverName } from './driver';
+import { translating } from './errors';
 import { SqliteIdempotency } from './idempotency';
 import { openFile } from './setup';
 import { sqliteTables, type SqliteTable } from './tables';
 import { Writer } from './writer';
-import type { Connection } from './driver';
-import type { CollectionName } from '../types';
 
 export interface SqliteStoreOptions {
   /** The database file; its folder and the file are made when missing. */
@@ -43,23 +42,11 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     driver: driver.name,
     ...repositories(tables, reader, writeDb, (write) => writer.write(write), epoch),
     idempotent: (request, work) => idempotency.run(request, work),
-    async ping() {
-      try {
-        ping.get();
-      } catch (err) {
-        throw translate(err);
-      }
-    },
+    ping: async () => void translating(() => ping.get()),
     close: () => (closing ??= closeAll(writer, [reader, writeDb, lock])),
   };
   // Keyed work holds the writer: its repositories read and write on the writing connection, at once.
-  const direct: Writes = async (write) => {
-    try {
-      return write();
-    } catch (err) {
-      throw translate(err);
-    }
-  };
+  const direct: Writes = async (write) => translating(write);
   const idempotency = new SqliteIdempotency(writer, writeDb, { ...store, ...repositories(tables, writeDb, writeDb, direct, epoch) });
   return store;
 }
@@ -70,17 +57,10 @@ async function closeAll(writer: Writer, connections: Connection[]): Promise<void
   for (const db of connections) db.close();
 }
 
+/** Every collection, reading on `reader` and writing on `writer` through `writes`. */
 function repositories(tables: Record<CollectionName, SqliteTable<never>>, reader: Connection, writer: Connection, writes: Writes, epoch: string) {
-  const collection = <T extends { id: number }>(name: CollectionName) =>
-    new SqliteCollection<T>(reader, writer, tables[name] as SqliteTable<T>, writes, epoch);
-  return {
-    books: collection<BookRecord>('books'),
-    todos: collection<TodoRecord>('todos'),
-    notes: collection<NoteRecord>('notes'),
-    items: collection<ItemRecord>('items'),
-    tasks: collection<TaskRecord>('tasks'),
-    users: collection<UserRecord>('users'),
-    posts: new SqliteChildCollection<PostRecord, 'userId'>(reader, writer, tables.posts as SqliteTable<PostRecord>, 'userId', writes, epoch),
-    comments: new SqliteChildCollection<CommentRecord, 'postId'>(reader, writer, tables.comments as SqliteTable<CommentRecord>, 'postId', writes, epoch),
-  };
+  return makeRepositories({
+    collection: (name) => new SqliteCollection(reader, writer, tables[name], writes, epoch),
+    children: (name, parentKey) => new SqliteChildCollection(reader, writer, tables[name], parentKey, writes, epoch),
+  });
 }
