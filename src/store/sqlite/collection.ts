@@ -26,6 +26,8 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
   protected readonly reads: Statements;
   private readonly writeStatements: Statements;
   private readonly name: string;
+  /** The hot statements' text, made once (each is prepared on first use, per connection). */
+  private readonly sql: Record<'stats' | 'first' | 'next' | 'get' | 'delete', string>;
 
   constructor(
     reader: Connection,
@@ -38,6 +40,14 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
     this.reads = new Statements(reader);
     this.writeStatements = reader === writer ? this.reads : new Statements(writer);
     this.name = table.def.name;
+    const select = `SELECT ${table.select} FROM ${this.name}`;
+    this.sql = {
+      stats: 'SELECT total, writes FROM collection_stats WHERE name = ?',
+      first: `${select} ORDER BY id LIMIT ? OFFSET ?`,
+      next: `${select} WHERE id > ? ORDER BY id LIMIT ?`,
+      get: `${select} WHERE id = ?`,
+      delete: `DELETE FROM ${this.name} WHERE id = ?`,
+    };
   }
 
   /**
@@ -49,8 +59,8 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
     const limit = page.limit ?? Infinity;
     const first = Math.min(limit, LIST_BATCH);
     return reading(() => {
-      const stats = this.reads.get('SELECT total, writes FROM collection_stats WHERE name = ?').get(this.name)!;
-      const rows = this.reads.get(`SELECT ${this.table.select} FROM ${this.name} ORDER BY id LIMIT ? OFFSET ?`).all(first, page.offset ?? 0);
+      const stats = this.reads.get(this.sql.stats).get(this.name)!;
+      const rows = this.reads.get(this.sql.first).all(first, page.offset ?? 0);
       const items = rows.map((row) => this.table.fromRow(row));
       const rest = items.length === first && limit > first ? this.batchesAfter(items[items.length - 1].id, limit - first) : undefined;
       return { items, rest, total: Number(stats.total), version: `${this.epoch}.${stats.writes}` };
@@ -59,7 +69,7 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
 
   /** Batches of at most LIST_BATCH records after id `last`, `left` of them at most; each read when asked for. */
   private batchesAfter(last: number, left: number): AsyncIterable<T[]> {
-    const next = this.reads.get(`SELECT ${this.table.select} FROM ${this.name} WHERE id > ? ORDER BY id LIMIT ?`);
+    const next = this.reads.get(this.sql.next);
     const fromRow = (row: Record<string, unknown>) => this.table.fromRow(row);
     return {
       async *[Symbol.asyncIterator]() {
@@ -80,7 +90,7 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
   }
 
   private getOn(statements: Statements, id: number): T | undefined {
-    const row = statements.get(`SELECT ${this.table.select} FROM ${this.name} WHERE id = ?`).get(id);
+    const row = statements.get(this.sql.get).get(id);
     return row && this.table.fromRow(row);
   }
 
@@ -118,7 +128,7 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
         if (!current) return false;
         if (!expect(current)) return STALE;
       }
-      return Number(this.writeStatements.get(`DELETE FROM ${this.name} WHERE id = ?`).run(id).changes) > 0;
+      return Number(this.writeStatements.get(this.sql.delete).run(id).changes) > 0;
     });
   }
 }

@@ -32,13 +32,14 @@ function toSql(column: ColumnDef, value: unknown): SqlValue {
 
 function sqliteTable<T>(def: TableDef): SqliteTable<T> {
   const fields = ['id', ...def.columns.map((c) => c.field)];
-  const booleans = new Set(def.columns.filter((c) => c.type === 'boolean').map((c) => c.field));
+  const booleans = def.columns.filter((c) => c.type === 'boolean').map((c) => c.field);
   return {
     def,
     select: selectList(def),
     fromRow(row) {
       const record: Record<string, unknown> = {};
-      for (const field of fields) record[field] = booleans.has(field) ? row[field] === 1 : row[field];
+      for (const field of fields) record[field] = row[field];
+      for (const field of booleans) record[field] = row[field] === 1;
       return record as T;
     },
     present(record) {
