@@ -63,6 +63,7 @@ for (const driver of DRIVER_ORDER) {
 
     it('when COMMIT fails with an I/O error, then every write of the batch fails as "outcome unknown"; when the disk is full, as unavailable; nothing is stored', async () => {
       const store = open();
+      const read = await store.books.get(2);
       fail = (sql) => (sql === 'COMMIT' ? sqliteError(driver, 10 | (4 << 8), 'SQLITE_IOERR_FSYNC') : undefined);
       const io = await Promise.allSettled([store.books.create({ title: 'A', pages: 1 }), store.books.update(2, { pages: 1 })]);
       fail = (sql) => (sql === 'COMMIT' ? sqliteError(driver, 13, 'SQLITE_FULL') : undefined);
@@ -75,7 +76,27 @@ for (const driver of DRIVER_ORDER) {
         { id: 3, title: 'Beloved', pages: 324 },
         { id: 5, title: 'Emma', pages: 474 },
       ]);
+      expect(await store.books.get(2)).toEqual(read);
       expect((await store.books.create({ title: 'B', pages: 1 })).id).toBe(6);
+    });
+
+    it('when records were read before, then get shows each committed write (update, delete, create, kept keyed work) and no write rolled back', async () => {
+      const store = open();
+      const ids = [2, 3, 5];
+      for (const id of ids) await store.books.get(id);
+      await store.books.update(2, { pages: 1 });
+      await store.books.delete(3);
+      const made = await store.books.create({ title: 'Made', pages: 7 });
+      await store.idempotent({ key: 'kept', fingerprint: 'f', ttlMs: 60000 }, async (tx) => ({ status: 200, body: await tx.books.update(5, { title: 'Kept' }) }));
+      await store.idempotent({ key: 'dropped', fingerprint: 'f', ttlMs: 60000 }, async (tx) => {
+        await tx.books.update(2, { title: 'Dropped' });
+        await tx.books.delete(made.id);
+        return { status: 409 };
+      });
+      const got = await Promise.all([2, 3, 5, made.id].map((id) => store.books.get(id)));
+      expect(got).toEqual([{ id: 2, title: 'Dune', pages: 1 }, undefined, { id: 5, title: 'Kept', pages: 474 }, { id: made.id, title: 'Made', pages: 7 }]);
+      // The same as the file says (a list reads the table, not the cache).
+      expect(got.filter(Boolean)).toEqual((await store.books.list()).items.filter((book) => [2, 3, 5, made.id].includes(book.id)));
     });
 
     it('when another program holds the write lock for longer than the busy timeout, then writes fail as busy (503 "Server busy"), and work again once it lets go', async () => {

@@ -1,10 +1,14 @@
 import { LIST_BATCH, STALE, type ChildCollection, type Collection, type Expect, type ListResult, type Page, type Stale } from '../types';
+import type { RecordCache } from './cache';
 import type { Connection, Statement } from './driver';
 import { translating as reading } from './errors';
 import { insertSql, type SqliteTable } from './tables';
 
-/** Runs a write: in the next batch of the store's writer, or at once inside keyed work that holds the writer. */
-export type Writes = <R>(write: () => R) => Promise<R>;
+/**
+ * Runs a write: in the next batch of the store's writer, or at once inside keyed work that holds the writer.
+ * `afterCommit` runs with its result once it is committed (never when it is rolled back).
+ */
+export type Writes = <R>(write: () => R, afterCommit?: (result: R) => void) => Promise<R>;
 
 /** Prepared statements, made on first use and reused. */
 class Statements {
@@ -19,8 +23,10 @@ class Statements {
 
 /**
  * A collection stored in one SQLite table. Reads run on `reader` at once (SQLite answers synchronously, from
- * its page cache); writes through `writes`, on `writer`, where a conditional write reads the current row and
- * writes with nothing in between. In keyed work both are the writing connection, so the work sees its own writes.
+ * its page cache; `get` from `cache` when it holds the record); writes through `writes`, on `writer`, where a
+ * conditional write reads the current row and writes with nothing in between, and the cache follows each
+ * write once it is committed. In keyed work both connections are the writing one, so the work sees its own
+ * uncommitted writes: there `get` neither reads nor fills the cache (`committedReads` false).
  */
 export class SqliteCollection<T extends { id: number }> implements Collection<T> {
   protected readonly reads: Statements;
@@ -36,6 +42,9 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
     private readonly writes: Writes,
     /** Differs at every open of the file: with the write counter, a version never names two contents. */
     private readonly epoch: string,
+    /** The collection's records as committed (cache.ts), shared by the store and its keyed work. */
+    private readonly cache: RecordCache<T>,
+    private readonly committedReads: boolean,
   ) {
     this.reads = new Statements(reader);
     this.writeStatements = reader === writer ? this.reads : new Statements(writer);
@@ -86,7 +95,11 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
   }
 
   async get(id: number): Promise<T | undefined> {
-    return reading(() => this.getOn(this.reads, id));
+    if (!this.committedReads) return reading(() => this.getOn(this.reads, id));
+    const cached = this.cache.get(id);
+    if (cached) return cached;
+    const record = reading(() => this.getOn(this.reads, id));
+    return record && this.cache.keep(record);
   }
 
   private getOn(statements: Statements, id: number): T | undefined {
@@ -98,7 +111,10 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
   async create(data: Omit<T, 'id'>): Promise<T> {
     const { columns, values } = this.table.present(data);
     const sql = `${insertSql(this.name, columns.map((c) => c.column))} RETURNING ${this.table.select}`;
-    return this.writes(() => this.table.fromRow(this.writeStatements.get(sql).get(...values)!));
+    return this.writes(
+      () => this.table.fromRow(this.writeStatements.get(sql).get(...values)!),
+      (record) => this.cache.keep(record),
+    );
   }
 
   update(id: number, patch: Partial<Omit<T, 'id'>>): Promise<T | undefined>;
@@ -116,6 +132,8 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
       }
       const row = this.writeStatements.get(sql).get(...values, id);
       return row && this.table.fromRow(row);
+    }, (result) => {
+      if (result && result !== STALE) this.cache.keep(result);
     });
   }
 
@@ -129,6 +147,8 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
         if (!expect(current)) return STALE;
       }
       return Number(this.writeStatements.get(this.sql.delete).run(id).changes) > 0;
+    }, (deleted) => {
+      if (deleted === true) this.cache.forget(id);
     });
   }
 }
@@ -139,8 +159,17 @@ export class SqliteChildCollection<T extends { id: number }, K extends keyof T &
 {
   private readonly byParents: string;
 
-  constructor(reader: Connection, writer: Connection, table: SqliteTable<T>, readonly parentKey: K, writes: Writes, epoch: string) {
-    super(reader, writer, table, writes, epoch);
+  constructor(
+    reader: Connection,
+    writer: Connection,
+    table: SqliteTable<T>,
+    readonly parentKey: K,
+    writes: Writes,
+    epoch: string,
+    cache: RecordCache<T>,
+    committedReads: boolean,
+  ) {
+    super(reader, writer, table, writes, epoch, cache, committedReads);
     const column = table.def.columns.find((c) => c.field === parentKey);
     if (!column) throw new Error(`table ${table.def.name} has no column for ${parentKey}`);
     this.byParents = `SELECT ${table.select} FROM ${table.def.name} WHERE "${column.column}" IN (SELECT value FROM json_each(?)) ORDER BY id`;

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { specFieldOrder, type FieldOrder } from '../fields';
 import { makeRepositories } from '../repositories';
-import type { CollectionName, SeedData, Store } from '../types';
+import { COLLECTIONS, type CollectionName, type SeedData, type Store } from '../types';
+import { RecordCache } from './cache';
 import { SqliteChildCollection, SqliteCollection, type Writes } from './collection';
 import { loadDriver, type Connection, type Driver, type DriverName } from './driver';
 import { translating } from './errors';
 import { SqliteIdempotency } from './idempotency';
 import { openFile } from './setup';
-import { sqliteTables, type SqliteTable } from './tables';
+import { sqliteTables } from './tables';
 import { Writer } from './writer';
 
 export interface SqliteStoreOptions {
@@ -35,19 +36,30 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const { lock, writer: writeDb, reader } = openFile(driver, options.file, options.seed, tables);
   const writer = new Writer(writeDb);
   const epoch = randomUUID();
+  const caches = Object.fromEntries(COLLECTIONS.map((name) => [name, new RecordCache()])) as Record<CollectionName, RecordCache<never>>;
+  const repositories = (db: Connection, writes: Writes, committedReads: boolean) =>
+    makeRepositories({
+      collection: (name) => new SqliteCollection(db, writeDb, tables[name], writes, epoch, caches[name], committedReads),
+      children: (name, parentKey) => new SqliteChildCollection(db, writeDb, tables[name], parentKey, writes, epoch, caches[name], committedReads),
+    });
   const ping = reader.prepare('SELECT count(*) AS n FROM store_meta');
   let closing: Promise<void> | undefined;
   const store: SqliteStore = {
     kind: 'sqlite',
     driver: driver.name,
-    ...repositories(tables, reader, writeDb, (write) => writer.write(write), epoch),
+    ...repositories(reader, (write, afterCommit) => writer.write(write, afterCommit), true),
     idempotent: (request, work) => idempotency.run(request, work),
     ping: async () => void translating(() => ping.get()),
     close: () => (closing ??= closeAll(writer, [reader, writeDb, lock])),
   };
-  // Keyed work holds the writer: its repositories read and write on the writing connection, at once.
-  const direct: Writes = async (write) => translating(write);
-  const idempotency = new SqliteIdempotency(writer, writeDb, { ...store, ...repositories(tables, writeDb, writeDb, direct, epoch) });
+  // Keyed work holds the writer: its repositories read and write on the writing connection, at once, and
+  // their changes reach the cache only once the batch holding the work is committed.
+  const direct: Writes = async (write, afterCommit) => {
+    const result = translating(write);
+    if (afterCommit) writer.afterKeyedCommit(() => afterCommit(result));
+    return result;
+  };
+  const idempotency = new SqliteIdempotency(writer, writeDb, { ...store, ...repositories(writeDb, direct, false) });
   return store;
 }
 
@@ -55,12 +67,4 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
 async function closeAll(writer: Writer, connections: Connection[]): Promise<void> {
   await writer.close();
   for (const db of connections) db.close();
-}
-
-/** Every collection, reading on `reader` and writing on `writer` through `writes`. */
-function repositories(tables: Record<CollectionName, SqliteTable<never>>, reader: Connection, writer: Connection, writes: Writes, epoch: string) {
-  return makeRepositories({
-    collection: (name) => new SqliteCollection(reader, writer, tables[name], writes, epoch),
-    children: (name, parentKey) => new SqliteChildCollection(reader, writer, tables[name], parentKey, writes, epoch),
-  });
 }

@@ -8,6 +8,8 @@ interface Job {
   keyed: boolean;
   /** For keyed work: whether its writes stay (false rolls them back to its savepoint). */
   keep?: (result: unknown) => boolean;
+  /** Run right after the COMMIT that stored the write, before anything else runs (the store's cache follows it). */
+  afterCommit?: (result: unknown) => void;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
@@ -34,6 +36,8 @@ export class Writer {
   private scheduled = false;
   private running: Promise<void> | undefined;
   private closed = false;
+  /** The changes to make once the keyed work running now is committed (its writes' afterCommit). */
+  private keyedEffects: (() => void)[] | undefined;
   private readonly begin;
   private readonly commit;
   private readonly rollback;
@@ -44,9 +48,15 @@ export class Writer {
     this.rollback = db.prepare('ROLLBACK');
   }
 
-  /** Runs `write` in the next batch; resolves with its result once the batch is committed. */
-  write<R>(write: () => R): Promise<R> {
-    return this.enqueue({ run: write, keyed: false });
+  /** Runs `write` in the next batch; resolves with its result once the batch is committed, after `afterCommit` ran with it. */
+  write<R>(write: () => R, afterCommit?: (result: R) => void): Promise<R> {
+    return this.enqueue({ run: write, keyed: false, afterCommit: afterCommit as (result: unknown) => void });
+  }
+
+  /** For a write made inside the keyed work running now: `effect` runs once that work's writes are committed, never if they are rolled back. */
+  afterKeyedCommit(effect: () => void): void {
+    if (!this.keyedEffects) throw new Error('no keyed work is running');
+    this.keyedEffects.push(effect);
   }
 
   /** Runs `work` alone in the next batch, in a savepoint: its writes stay only when `keep` says so, and are committed with the batch. */
@@ -106,7 +116,10 @@ export class Writer {
   private runPlain(job: Job): (() => void) | undefined {
     try {
       const result = job.run();
-      return () => job.resolve(result);
+      return () => {
+        job.afterCommit?.(result);
+        job.resolve(result);
+      };
     } catch (err) {
       if (abortsTransaction(err)) throw err;
       job.reject(translate(err));
@@ -116,6 +129,7 @@ export class Writer {
 
   private async runKeyed(job: Job): Promise<(() => void) | undefined> {
     this.db.exec('SAVEPOINT keyed');
+    const effects: (() => void)[] = (this.keyedEffects = []);
     let result: unknown;
     try {
       result = await job.run();
@@ -123,6 +137,8 @@ export class Writer {
       this.undoKeyed(err);
       job.reject(translate(err));
       return undefined;
+    } finally {
+      this.keyedEffects = undefined;
     }
     if (!job.keep!(result)) {
       this.undoKeyed();
@@ -130,7 +146,10 @@ export class Writer {
       return undefined;
     }
     this.db.exec('RELEASE keyed');
-    return () => job.resolve(result);
+    return () => {
+      for (const effect of effects) effect();
+      job.resolve(result);
+    };
   }
 
   private undoKeyed(err?: unknown): void {
