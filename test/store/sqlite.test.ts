@@ -1,9 +1,27 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DRIVER_ORDER, loadDriver } from '../../src/store/sqlite/driver';
+import { DRIVER_ORDER, loadDriver, NoDriverError } from '../../src/store/sqlite/driver';
 import { StoreSetupError } from '../../src/store/sqlite/errors';
 import { SqliteFiles, describeDriver } from '../support/sqlite';
 import { contractSeed, storeContract } from './contract';
+
+describe('SQLite drivers', () => {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  const hasNodeSqlite = major > 22 || (major === 22 && minor >= 13);
+
+  it('when no driver is named, then node:sqlite serves where Node has it (22.13+), else better-sqlite3', () => {
+    expect(loadDriver().name).toBe(hasNodeSqlite ? 'node:sqlite' : 'better-sqlite3');
+  });
+
+  // node:sqlite before Node 22.13; better-sqlite3 12 on Node 24 and later (both run on 22.13 to 23).
+  const absent = !hasNodeSqlite ? 'node:sqlite' : major >= 24 ? 'better-sqlite3' : undefined;
+  (absent ? it : it.skip)(`when ${absent} is named on Node ${major}, then one line says why and what to do`, () => {
+    const refusal = () => loadDriver(absent);
+    expect(refusal).toThrow(NoDriverError);
+    expect(refusal).toThrow(absent === 'node:sqlite' ? /has no node:sqlite \(Node 22\.13\+ and 24 have it\)/ : /better-sqlite3 12 aborts the process on Node \d+ \(nodejs\/node#65446\)/);
+    expect(refusal).toThrow(/or set STORE=memory$/);
+  });
+});
 
 for (const driver of DRIVER_ORDER) {
   describeDriver(`SQLite store (${driver}): repository contract`, driver, () => {

@@ -63,7 +63,17 @@ function nodeSqlite(): Driver {
   return { name: 'node:sqlite', open: (file) => new sqlite.DatabaseSync(file) };
 }
 
+/**
+ * better-sqlite3 12 wraps its objects with Node's `node::ObjectWrap`, which Node 24 changed: the process
+ * aborts (`Assertion failed: (env) != nullptr` in RemoveEnvironmentCleanupHook) when V8 collects a closed
+ * database or statement (seen here on 24.21; nodejs/node#65446). Version 13 avoids it but needs Node 22 and
+ * crashes on 20. On Node 24 and later node:sqlite serves instead.
+ */
+const LAST_MAJOR_FOR_BETTER_SQLITE3 = 23;
+
 function betterSqlite3(): Driver {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major > LAST_MAJOR_FOR_BETTER_SQLITE3) throw new Error(`better-sqlite3 12 aborts the process on Node ${major} (nodejs/node#65446): node:sqlite serves there`);
   const Database = load('better-sqlite3') as new (file: string, options: { timeout: number }) => Connection;
   // The addon is loaded by the first open, not by require: a build for another Node version fails here.
   new Database(':memory:', { timeout: 0 }).close();
