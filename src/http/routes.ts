@@ -75,6 +75,13 @@ export interface RouteMatch {
   route: Route;
   /** Capture groups of a templated route, in `route.paramNames` order. */
   params: readonly string[];
+  /** The request is a HEAD, which runs as the GET (`req.method` says GET from the edge on). */
+  head?: boolean;
+}
+
+/** The method whose operation answers `method`: HEAD runs as GET wherever GET is declared. The one place that says so. */
+export function operationMethod(method: string): string {
+  return method === 'HEAD' ? 'GET' : method;
 }
 
 const NO_PARAMS: readonly string[] = Object.freeze([]);
@@ -101,7 +108,7 @@ export function messageFormat(req: Request): ErrorFormat {
 /** The operation a request is for (HEAD runs as GET), when it is one of the spec's. */
 export function operationOf(req: Request): OperationInfo | undefined {
   const route = routeOf(req);
-  return route?.operations[req.method === 'HEAD' ? 'GET' : req.method];
+  return route?.operations[operationMethod(req.method)];
 }
 
 /**
@@ -153,7 +160,9 @@ function ownRoute({ path, methods, errorFormat = 'json', label, handler }: OwnRo
  */
 export function matchRoute(table: RouteTable): RequestHandler {
   return (req, _res, next) => {
-    (req as Matched)[MATCH] = table.match(req.path) ?? null;
+    const match = table.match(req.path);
+    if (match && req.method === 'HEAD') match.head = true;
+    (req as Matched)[MATCH] = match ?? null;
     next();
   };
 }

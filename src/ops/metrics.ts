@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { routeOf, type OwnRoute } from '../http/routes';
+import { operationMethod, routeOf, type OwnRoute } from '../http/routes';
 import type { Store } from '../store/types';
 
 /** The `operation` label of requests that match no operation: unknown paths, methods a path lacks, OPTIONS. */
@@ -141,7 +141,7 @@ export function createMetrics({ store, path }: { store: Store; path: string }): 
   const operationOf = (method: string, req: Request | undefined): string => {
     const route = req && routeOf(req);
     if (!route) return UNMATCHED;
-    return route.label || (route.operations[method === 'HEAD' ? 'GET' : method]?.operationId ?? UNMATCHED);
+    return route.label || (route.operations[operationMethod(method)]?.operationId ?? UNMATCHED);
   };
 
   // Process metrics (CPU, memory, event-loop lag, GC, handles) start with the first scrape: their
