@@ -44,16 +44,6 @@ const KINDS = {
     packages: ['express'],
     setup: 'What a user writes by hand: one express 5 route per operation, `express.json()` where a body is read, no other middleware, ETags off.',
   },
-  'express-classes': {
-    label: 'express 5 route + app classes',
-    script: server('express.js'),
-    env: { APP_CLASSES: '1' },
-    ready: REST_READY,
-    packages: ['express'],
-    setup:
-      'The same express routes on a server that builds requests and responses with the app\'s own classes, as the service ' +
-      'does (`src/http/perf/express-classes.ts`): what that trick alone buys a plain express app.',
-  },
   'json-server': {
     label: 'json-server',
     script: server('json-server.js'),
@@ -83,14 +73,6 @@ const KINDS = {
       '(Ajv validation, fast-json-stringify serialisation), Fastify\'s pino logger at info with one line per request, request ids, ' +
       '@fastify/helmet registered with its defaults (run per request).',
   },
-  'fastify-openapi-glue-tuned': {
-    label: 'fastify-openapi-glue, tuned',
-    script: server('fastify-openapi-glue.js'),
-    env: { FIXED_HEADERS: '1' },
-    ready: REST_READY,
-    packages: ['fastify', 'fastify-openapi-glue', '@fastify/helmet'],
-    setup: 'The same, tuned as a performance-minded user would: @fastify/helmet\'s default headers computed once at start and set by one hook.',
-  },
   yoga: {
     label: 'GraphQL Yoga',
     script: server('yoga.js'),
@@ -99,14 +81,6 @@ const KINDS = {
     setup:
       'GraphQL Yoga on `node:http` as its docs set it up (its parse and validation caches on by default), GraphiQL off, the ' +
       'same schema.graphql and resolvers over pre-grouped maps (users → posts → comments need no loader).',
-  },
-  'yoga-jit': {
-    label: 'GraphQL Yoga + graphql-jit',
-    script: server('yoga.js'),
-    env: { YOGA_JIT: '1' },
-    ready: GRAPHQL_READY,
-    packages: ['graphql-yoga', '@envelop/graphql-jit', '@envelop/graphql-jit>graphql-jit'],
-    setup: 'The same Yoga with envelop\'s graphql-jit plugin, the way Yoga offers compiled execution.',
   },
   mercurius: {
     label: 'Mercurius',
@@ -118,17 +92,37 @@ const KINDS = {
       'the same schema and resolvers as Yoga, Fastify\'s pino logger at info with one line per request, request ids, ' +
       '@fastify/helmet registered with its defaults (run per request).',
   },
-  'mercurius-jit': {
-    label: 'Mercurius + jit, tuned',
-    script: server('mercurius.js'),
-    env: { MERCURIUS_JIT: '1', FIXED_HEADERS: '1' },
-    ready: GRAPHQL_READY,
-    packages: ['fastify', 'mercurius', 'mercurius>graphql-jit', '@fastify/helmet'],
-    setup:
-      'The same Mercurius tuned as a performance-minded user would: `jit: 1` (a query is compiled with graphql-jit from its first ' +
-      'run on), and @fastify/helmet\'s default headers computed once at start and set by one hook.',
-  },
 };
+
+/** A kind that runs `base`'s script with more environment: the same server, configured otherwise. */
+const variant = (base, { label, env, packages = base.packages, setup }) => ({ ...base, label, env: { ...base.env, ...env }, packages, setup });
+
+KINDS['express-classes'] = variant(KINDS.express, {
+  label: 'express 5 route + app classes',
+  env: { APP_CLASSES: '1' },
+  setup:
+    'The same express routes on a server that builds requests and responses with the app\'s own classes, as the service ' +
+    'does (`src/http/perf/express-classes.ts`): what that trick alone buys a plain express app.',
+});
+KINDS['fastify-openapi-glue-tuned'] = variant(KINDS['fastify-openapi-glue'], {
+  label: 'fastify-openapi-glue, tuned',
+  env: { FIXED_HEADERS: '1' },
+  setup: 'The same, tuned as a performance-minded user would: @fastify/helmet\'s default headers computed once at start and set by one hook.',
+});
+KINDS['yoga-jit'] = variant(KINDS.yoga, {
+  label: 'GraphQL Yoga + graphql-jit',
+  env: { YOGA_JIT: '1' },
+  packages: ['graphql-yoga', '@envelop/graphql-jit', '@envelop/graphql-jit>graphql-jit'],
+  setup: 'The same Yoga with envelop\'s graphql-jit plugin, the way Yoga offers compiled execution.',
+});
+KINDS['mercurius-jit'] = variant(KINDS.mercurius, {
+  label: 'Mercurius + jit, tuned',
+  env: { MERCURIUS_JIT: '1', FIXED_HEADERS: '1' },
+  packages: ['fastify', 'mercurius', 'mercurius>graphql-jit', '@fastify/helmet'],
+  setup:
+    'The same Mercurius tuned as a performance-minded user would: `jit: 1` (a query is compiled with graphql-jit from its first ' +
+    'run on), and @fastify/helmet\'s default headers computed once at start and set by one hook.',
+});
 
 function hasTaskset() {
   try {
