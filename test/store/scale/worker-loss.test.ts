@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
 import type { ServiceProcess } from '../../support/server-process';
 import { describePostgres } from '../../support/postgres';
+import { untilWorkersServe } from '../../support/workers';
 import { createScratchDatabase, startOn, stopService } from './support';
 
 /** Longest a request may go unanswered (the documented bound is "at once"; this only catches hangs). */
@@ -26,18 +26,6 @@ function getOnNewConnection(baseUrl: string, path: string): Promise<Outcome> {
   });
 }
 
-/** Pids of the cluster workers of the primary `pid`. */
-function workerPids(pid: number): number[] {
-  try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .map((line) => Number(line.trim()))
-      .filter((n) => n > 0);
-  } catch {
-    return []; // ps exits 1 when there is none
-  }
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describePostgres(
@@ -58,19 +46,6 @@ describePostgres(
       await database?.drop();
     }, 60000);
 
-    /**
-     * Waits until the primary has two workers again, none of them in `gone`, and every worker started
-     * so far (the two originals and one replacement per pid in `gone`) has logged "listening".
-     */
-    async function untilReplaced(gone: number[]): Promise<number[]> {
-      for (;;) {
-        const pids = workerPids(service.child.pid!);
-        const listening = service.output().match(/"msg":"listening"/g)?.length ?? 0;
-        if (pids.length === 2 && pids.every((pid) => !gone.includes(pid)) && listening >= 2 + gone.length) return pids;
-        await sleep(50);
-      }
-    }
-
     it('when each original worker is killed (kill -9) in turn, then every request gets an answer or a connection error (none hangs), and the replacements serve', async () => {
       const outcomes: { outcome: Outcome; phase: number }[] = [];
       const state = { running: true, phase: 0 };
@@ -82,11 +57,11 @@ describePostgres(
       };
       const load = Promise.all(Array.from({ length: 12 }, client));
 
-      const originals = await untilReplaced([]);
+      const originals = await untilWorkersServe(service);
       await sleep(500);
       for (const [i, pid] of originals.entries()) {
         process.kill(pid, 'SIGKILL');
-        await untilReplaced(originals.slice(0, i + 1));
+        await untilWorkersServe(service, originals.slice(0, i + 1));
         await sleep(500);
       }
       // Phase 1: both original workers are dead; only their replacements can answer now.
