@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
+import { createScratchDatabase, startOn, stopService } from '../store/scale/support';
 import type { ServiceProcess } from './server-process';
 
 /** Pids of the cluster workers of the primary `pid`. */
@@ -44,4 +45,27 @@ export function getOnOwnConnection(baseUrl: string, path: string): Promise<{ sta
     req.on('error', reject);
     req.end();
   });
+}
+
+/**
+ * A `WORKERS=2` service (LOG_LEVEL info: each worker logs "listening") on a scratch database, for the
+ * enclosing describe: started in beforeAll; in afterAll stopped, expecting exit 0 (on failure, the
+ * end of its log says which process did not stop cleanly), and its database dropped.
+ */
+export function twoWorkers(): { readonly service: ServiceProcess } {
+  let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+  let service: ServiceProcess | undefined;
+  beforeAll(async () => {
+    database = await createScratchDatabase(process.env.TEST_DATABASE_URL!);
+    service = await startOn(database.url, { WORKERS: '2', LOG_LEVEL: 'info' });
+  }, 60000);
+  afterAll(async () => {
+    if (service) expect({ code: await stopService(service), log: service.output().slice(-3000) }).toMatchObject({ code: 0 });
+    await database?.drop();
+  }, 60000);
+  return {
+    get service() {
+      return service!;
+    },
+  };
 }

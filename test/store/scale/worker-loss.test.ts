@@ -1,8 +1,6 @@
 import { request } from 'node:http';
-import type { ServiceProcess } from '../../support/server-process';
 import { describePostgres } from '../../support/postgres';
-import { untilWorkersServe } from '../../support/workers';
-import { createScratchDatabase, startOn, stopService } from './support';
+import { twoWorkers, untilWorkersServe } from '../../support/workers';
 
 /** Longest a request may go unanswered (the documented bound is "at once"; this only catches hangs). */
 const HANG_MS = 10000;
@@ -31,20 +29,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describePostgres(
   'WORKERS=2: a worker killed under a steady stream of requests',
   () => {
-    let database: Awaited<ReturnType<typeof createScratchDatabase>>;
-    let service: ServiceProcess;
-
-    beforeAll(async () => {
-      database = await createScratchDatabase(process.env.TEST_DATABASE_URL!);
-      // LOG_LEVEL info: each worker logs "listening" once it serves.
-      service = await startOn(database.url, { WORKERS: '2', LOG_LEVEL: 'info' });
-    }, 60000);
-
-    afterAll(async () => {
-      // On failure, the end of the service's log says which process did not stop cleanly.
-      if (service) expect({ code: await stopService(service), log: service.output().slice(-3000) }).toMatchObject({ code: 0 });
-      await database?.drop();
-    }, 60000);
+    const workers = twoWorkers();
 
     it('when each original worker is killed (kill -9) in turn, then every request gets an answer or a connection error (none hangs), and the replacements serve', async () => {
       const outcomes: { outcome: Outcome; phase: number }[] = [];
@@ -52,16 +37,16 @@ describePostgres(
       const client = async () => {
         while (state.running) {
           const phase = state.phase;
-          outcomes.push({ outcome: await getOnNewConnection(service.baseUrl, '/books?limit=5'), phase });
+          outcomes.push({ outcome: await getOnNewConnection(workers.service.baseUrl, '/books?limit=5'), phase });
         }
       };
       const load = Promise.all(Array.from({ length: 12 }, client));
 
-      const originals = await untilWorkersServe(service);
+      const originals = await untilWorkersServe(workers.service);
       await sleep(500);
       for (const [i, pid] of originals.entries()) {
         process.kill(pid, 'SIGKILL');
-        await untilWorkersServe(service, originals.slice(0, i + 1));
+        await untilWorkersServe(workers.service, originals.slice(0, i + 1));
         await sleep(500);
       }
       // Phase 1: both original workers are dead; only their replacements can answer now.
@@ -79,7 +64,7 @@ describePostgres(
       expect(errors.length).toBeLessThanOrEqual(2 * 12);
       const replacementsServed = outcomes.filter(({ outcome, phase }) => phase === 1 && outcome.kind === 'answer').length;
       expect(replacementsServed).toBeGreaterThan(0);
-      expect(service.output()).toMatch(/worker died: starting a replacement/);
+      expect(workers.service.output()).toMatch(/worker died: starting a replacement/);
     }, 120000);
   },
   ['TEST_DATABASE_URL'],
