@@ -150,8 +150,9 @@ export function createMetrics({ store, path }: { store: Store; path: string }): 
     return route.label || (route.operations[method === 'HEAD' ? 'GET' : method]?.operationId ?? UNMATCHED);
   };
 
-  // Process metrics (CPU, memory, event-loop lag, GC, handles) start with the first scrape: their
-  // event-loop and GC observers then run only in apps that someone scrapes.
+  // Process metrics (CPU, memory, event-loop lag, GC, handles) start with the first scrape (with
+  // several workers, in every worker at the first scrape of any): their event-loop and GC observers
+  // then run only in apps that someone scrapes.
   let processMetrics = false;
   const startProcessMetrics = () => {
     if (processMetrics) return;
