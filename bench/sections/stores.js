@@ -3,7 +3,7 @@
 // each of its stores (memory, SQLite, PostgreSQL). A section module for bench/run.js, and runnable alone:
 //   node bench/sections/stores.js [--quick] [--only=get-book,gql-nested] [--duration=S] [--rounds=N] [--json=FILE]
 // prints the markdown on stdout (progress on stderr). Needs `npm run build` first.
-const { existsSync, mkdtempSync, writeFileSync } = require('node:fs');
+const { existsSync, mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { ROOT, pinning, startServer } = require('../lib/servers');
@@ -96,6 +96,8 @@ async function run(options = {}, context = {}) {
     }
   } finally {
     await cluster.stop();
+    // A temp dir of its own (seed file, SQLite files) goes; the runner's stays the runner's.
+    if (!context.tmp) rmSync(tmp, { recursive: true, force: true });
   }
   return {
     id,
