@@ -150,11 +150,15 @@ function freePort() {
   });
 }
 
+/** Spawns `command args` (under taskset when pinned); returns the child process. */
+function spawnCommand(cpu, command, args, env, stdout = 'ignore') {
+  const [cmd, argv] = cpu ? ['taskset', ['-c', cpu, command, ...args]] : [command, args];
+  return spawn(cmd, argv, { cwd: ROOT, env, stdio: ['ignore', stdout, 'pipe'] });
+}
+
 /** Spawns `node [nodeArgs] script` (under taskset when pinned); returns the child process. */
 function spawnPinned(cpu, nodeArgs, script, env, stdout = 'ignore') {
-  const args = [...nodeArgs, script];
-  const [cmd, argv] = cpu ? ['taskset', ['-c', cpu, process.execPath, ...args]] : [process.execPath, args];
-  return spawn(cmd, argv, { cwd: ROOT, env, stdio: ['ignore', stdout, 'pipe'] });
+  return spawnCommand(cpu, process.execPath, [...nodeArgs, script], env, stdout);
 }
 
 async function waitReady(url, child, stderr) {
@@ -184,21 +188,29 @@ async function startServer(kind, { seedFile, cpu, nodeArgs = [], extraEnv = {}, 
   // NODE_ENV=production for every server, as `npm start` runs this service (graphql-js and Yoga skip
   // their development checks; express and json-server behave the same either way).
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', SEED: seedFile, ...def.env, ...extraEnv };
-  const child = spawnPinned(cpu, nodeArgs, def.script, env);
+  const server = await startProcess({ label: def.label, command: process.execPath, args: [...nodeArgs, def.script], env, cpu, port, ready: def.ready });
+  return { kind, ...server };
+}
+
+/**
+ * Starts any server process (`command args`, pinned to `cpu` when given) that listens on 127.0.0.1:`port`,
+ * and waits until `ready` (a path) answers below 500.
+ */
+async function startProcess({ label, command, args, env, cpu, port, ready }) {
+  const child = spawnCommand(cpu, command, args, env);
   let err = '';
   child.stderr.on('data', (d) => {
     err = (err + d).slice(-4000);
   });
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitReady(url + def.ready, child, () => err);
+    await waitReady(url + ready, child, () => err);
   } catch (e) {
     child.kill('SIGKILL');
-    throw new Error(`${def.label} did not start: ${e.message}`);
+    throw new Error(`${label} did not start: ${e.message}`);
   }
   return {
-    kind,
-    label: def.label,
+    label,
     url,
     pid: child.pid,
     stderr: () => err,
@@ -230,4 +242,4 @@ function newestFile(dir, ext) {
   return files.length ? path.join(dir, files[files.length - 1]) : undefined;
 }
 
-module.exports = { KINDS, ROOT, pinning, startServer, spawnPinned, newestFile };
+module.exports = { KINDS, ROOT, pinning, freePort, startServer, startProcess, spawnPinned, newestFile };
