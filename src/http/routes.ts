@@ -109,24 +109,45 @@ export function operationOf(req: Request): OperationInfo | undefined {
  * and the service's own routes (GraphQL, the docs, the spec files, the metrics), built once at start.
  * A request is matched once (`matchRoute`, first in the app); every later layer reads the match from
  * the request, and this module answers OPTIONS, 405 and unknown paths for all of them (`answerRoute`).
+ *
+ * Whatever the order of the spec's paths, a path is matched as find-my-way matches it: segment by
+ * segment, literal text wins over a parameter (`/users/me` over `/users/{id}`), and when the literal
+ * branch fails further on, the parameter is tried (`/users/me/posts` falls back to `/users/{id}/posts`).
+ * Two of the spec's templates collide only when they have the same shape (`/users/{id}` and
+ * `/users/{uid}`): the table refuses to start. The service's own routes come after the spec's and may
+ * not take a path the table already answers (a setting such as METRICS_PATH is refused, not shadowing).
  */
 export class RouteTable {
   readonly routes: Route[];
   /** Fixed paths (most of them): one map lookup. */
   private readonly exact = new Map<string, Route>();
+  /** Templated routes, most specific first (`compareTemplates`): the first whose pattern matches wins. */
   private readonly templated: Route[] = [];
   private readonly prefixes: Route[] = [];
 
   constructor(doc: OpenApiDocument, own: readonly OwnRoute[] = []) {
-    this.routes = [...specRoutes(doc), ...own.map(ownRoute)];
-    this.routes.forEach((route, i) => {
-      const taken = route.template.endsWith('/') ? this.prefixes.some((r) => r.template === route.template) : this.match(route.template);
-      const setting = own[i - (this.routes.length - own.length)]?.setting;
-      if (taken) throw new Error(`${setting ? `${setting} ` : ''}${route.template} is already a path of the service`);
+    const spec = specRoutes(doc);
+    const shapes = new Map<string, string>();
+    for (const route of spec) {
+      const shape = route.template.replace(/\{[^}]+\}/g, '{}');
+      const same = shapes.get(shape);
+      if (same !== undefined) throw new Error(`openapi.yaml: ${same} and ${route.template} are the same path`);
+      shapes.set(shape, route.template);
       if (route.regex) this.templated.push(route);
-      else if (route.template.endsWith('/')) this.prefixes.push(route);
+      else this.exact.set(route.template, route);
+    }
+    // A stable sort: templates of equal rank keep the spec's order (only literal text around a
+    // parameter, such as `{name}.json` beside `v{n}.json`, can leave two of them matching one path).
+    this.templated.sort((a, b) => compareTemplates(a.template, b.template));
+    const ownRoutes = own.map(ownRoute);
+    ownRoutes.forEach((route, i) => {
+      const setting = own[i].setting;
+      const taken = route.template.endsWith('/') ? this.prefixes.some((r) => r.template === route.template) : this.match(route.template);
+      if (taken) throw new Error(`${setting ? `${setting} ` : ''}${route.template} is already a path of the service`);
+      if (route.template.endsWith('/')) this.prefixes.push(route);
       else this.exact.set(route.template, route);
     });
+    this.routes = [...spec, ...ownRoutes];
   }
 
   /** The route for a concrete request path, if any. A trailing slash is ignored (`/books/` is `/books`). */
@@ -140,6 +161,26 @@ export class RouteTable {
     for (const route of this.prefixes) if (path.startsWith(route.template)) return { route, params: NO_PARAMS };
     return undefined;
   }
+}
+
+/** How a segment ranks where two templates could both match: literal text, then text around a parameter, then a bare parameter. */
+function segmentRank(segment: string): number {
+  if (!segment.includes('{')) return 0;
+  return /^\{[^}]+\}$/.test(segment) ? 2 : 1;
+}
+
+/**
+ * Orders two templates as find-my-way's tree tries them: by their segments' ranks, compared in order
+ * (at the first segment where they differ, the better-ranked one first). Templates that differ only in
+ * literal text, or in how many segments they have, never match the same path: any consistent order does.
+ */
+function compareTemplates(a: string, b: string): number {
+  const left = a.split('/').map(segmentRank);
+  const right = b.split('/').map(segmentRank);
+  for (let i = 0; i < Math.min(left.length, right.length); i += 1) {
+    if (left[i] !== right[i]) return left[i] - right[i];
+  }
+  return left.length - right.length;
 }
 
 function ownRoute({ path, methods, errorFormat = 'json', label, handler }: OwnRoute): Route {
