@@ -32,6 +32,11 @@ export interface OperationInfo {
   etagStatuses: number[];
   /** The operation declares `If-Match` / `If-None-Match`: the registrar evaluates them (src/rest/conditional.ts). */
   conditional: boolean;
+  /**
+   * The spec asks for credentials here (the operation's `security`, else the document's, is a non-empty
+   * list): the validator's security step runs on each of its requests (src/http/perf/validator-handoff.ts).
+   */
+  secured: boolean;
 }
 
 export interface Route {
@@ -229,6 +234,7 @@ function specRoutes(doc: OpenApiDocument): Route[] {
         in: string;
         schema?: unknown;
       }[];
+      const security = op.security ?? doc.security;
       operations[method.toUpperCase()] = {
         operationId: String(op.operationId),
         method: method.toUpperCase(),
@@ -241,6 +247,7 @@ function specRoutes(doc: OpenApiDocument): Route[] {
         idempotencyKey: params.some((p) => p.in === 'header' && p.name.toLowerCase() === IDEMPOTENCY_KEY.toLowerCase()),
         etagStatuses,
         conditional: params.some((p) => p.in === 'header' && /^if-(none-)?match$/i.test(p.name)),
+        secured: Array.isArray(security) && security.length > 0,
       };
     }
     if (formats.size > 1) throw new Error(`openapi.yaml: ${template} mixes JSON and text error formats`);
