@@ -820,7 +820,8 @@ export interface components {
          *     422; while the first request with the key is still running, a 409. Only successful (2xx)
          *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
          *     nothing was created and the same key may be used again. Keys are stored with the data, so they
-         *     hold across instances sharing a database.
+         *     hold across instances sharing a database. An empty (or blank) value is the same as no
+         *     `Idempotency-Key` header: the create runs once, unkeyed.
          * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
          */
         IdempotencyKey: string;
@@ -831,6 +832,7 @@ export interface components {
          *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
          *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
          *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+         *     An empty (or blank) value is the same as no `If-Match` header.
          *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
          *     made-up tag would turn every try into a 412 (or 304).
          */
@@ -840,7 +842,7 @@ export interface components {
          *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
          *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
          *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-         *     (section 13.2.2).
+         *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
          */
         IfNoneMatch: string;
         /**
@@ -916,6 +918,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -925,7 +928,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -957,7 +960,8 @@ export interface operations {
                  *     422; while the first request with the key is still running, a 409. Only successful (2xx)
                  *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
                  *     nothing was created and the same key may be used again. Keys are stored with the data, so they
-                 *     hold across instances sharing a database.
+                 *     hold across instances sharing a database. An empty (or blank) value is the same as no
+                 *     `Idempotency-Key` header: the create runs once, unkeyed.
                  * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -1011,6 +1015,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1020,7 +1025,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1074,6 +1079,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1083,7 +1089,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1147,6 +1153,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1156,7 +1163,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1359,6 +1366,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1368,7 +1376,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1419,7 +1427,8 @@ export interface operations {
                  *     422; while the first request with the key is still running, a 409. Only successful (2xx)
                  *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
                  *     nothing was created and the same key may be used again. Keys are stored with the data, so they
-                 *     hold across instances sharing a database.
+                 *     hold across instances sharing a database. An empty (or blank) value is the same as no
+                 *     `Idempotency-Key` header: the create runs once, unkeyed.
                  * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -1477,6 +1486,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1486,7 +1496,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1539,6 +1549,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1548,7 +1559,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1602,6 +1613,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1611,7 +1623,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1661,6 +1673,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1670,7 +1683,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1724,6 +1737,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1733,7 +1747,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1797,6 +1811,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1806,7 +1821,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1860,6 +1875,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1869,7 +1885,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1921,7 +1937,8 @@ export interface operations {
                  *     422; while the first request with the key is still running, a 409. Only successful (2xx)
                  *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
                  *     nothing was created and the same key may be used again. Keys are stored with the data, so they
-                 *     hold across instances sharing a database.
+                 *     hold across instances sharing a database. An empty (or blank) value is the same as no
+                 *     `Idempotency-Key` header: the create runs once, unkeyed.
                  * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -1980,6 +1997,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1989,7 +2007,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -2043,6 +2061,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -2052,7 +2071,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -2111,6 +2130,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -2120,7 +2140,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -2174,6 +2194,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -2183,7 +2204,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -2235,7 +2256,8 @@ export interface operations {
                  *     422; while the first request with the key is still running, a 409. Only successful (2xx)
                  *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
                  *     nothing was created and the same key may be used again. Keys are stored with the data, so they
-                 *     hold across instances sharing a database.
+                 *     hold across instances sharing a database. An empty (or blank) value is the same as no
+                 *     `Idempotency-Key` header: the create runs once, unkeyed.
                  * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

@@ -37,6 +37,8 @@ export interface OperationInfo {
    * list): the validator's security step runs on each of its requests (src/http/perf/validator-handoff.ts).
    */
   secured: boolean;
+  /** The header parameters it declares optional, lower-case as Node keys `req.headers`: an empty one is absent (./empty-headers.ts). */
+  optionalHeaders: string[];
 }
 
 export interface Route {
@@ -232,6 +234,7 @@ function specRoutes(doc: OpenApiDocument): Route[] {
       const params = [...sharedParams, ...((op.parameters as unknown[]) ?? []).map(deref)] as {
         name: string;
         in: string;
+        required?: boolean;
         schema?: unknown;
       }[];
       const security = op.security ?? doc.security;
@@ -248,6 +251,7 @@ function specRoutes(doc: OpenApiDocument): Route[] {
         etagStatuses,
         conditional: params.some((p) => p.in === 'header' && /^if-(none-)?match$/i.test(p.name)),
         secured: Array.isArray(security) && security.length > 0,
+        optionalHeaders: params.filter((p) => p.in === 'header' && p.required !== true).map((p) => p.name.toLowerCase()),
       };
     }
     if (formats.size > 1) throw new Error(`openapi.yaml: ${template} mixes JSON and text error formats`);
