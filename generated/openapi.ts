@@ -821,8 +821,9 @@ export interface components {
          *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
          *     nothing was created and the same key may be used again. Keys are stored with the data, so they
          *     hold across instances sharing a database. An empty (or blank) value is the same as no
-         *     `Idempotency-Key` header: the create runs once, unkeyed.
-         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         *     `Idempotency-Key` header: the create runs once, unkeyed. No example on purpose: tools that
+         *     exercise a spec (Swagger UI's "Try it out", Dredd, generated collections) send a parameter's
+         *     example with every request, and one fixed key would make the second create with another body a 422.
          */
         IdempotencyKey: string;
         /**
@@ -961,8 +962,9 @@ export interface operations {
                  *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
                  *     nothing was created and the same key may be used again. Keys are stored with the data, so they
                  *     hold across instances sharing a database. An empty (or blank) value is the same as no
-                 *     `Idempotency-Key` header: the create runs once, unkeyed.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 *     `Idempotency-Key` header: the create runs once, unkeyed. No example on purpose: tools that
+                 *     exercise a spec (Swagger UI's "Try it out", Dredd, generated collections) send a parameter's
+                 *     example with every request, and one fixed key would make the second create with another body a 422.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -1428,8 +1430,9 @@ export interface operations {
                  *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
                  *     nothing was created and the same key may be used again. Keys are stored with the data, so they
                  *     hold across instances sharing a database. An empty (or blank) value is the same as no
-                 *     `Idempotency-Key` header: the create runs once, unkeyed.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 *     `Idempotency-Key` header: the create runs once, unkeyed. No example on purpose: tools that
+                 *     exercise a spec (Swagger UI's "Try it out", Dredd, generated collections) send a parameter's
+                 *     example with every request, and one fixed key would make the second create with another body a 422.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -1938,8 +1941,9 @@ export interface operations {
                  *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
                  *     nothing was created and the same key may be used again. Keys are stored with the data, so they
                  *     hold across instances sharing a database. An empty (or blank) value is the same as no
-                 *     `Idempotency-Key` header: the create runs once, unkeyed.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 *     `Idempotency-Key` header: the create runs once, unkeyed. No example on purpose: tools that
+                 *     exercise a spec (Swagger UI's "Try it out", Dredd, generated collections) send a parameter's
+                 *     example with every request, and one fixed key would make the second create with another body a 422.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2257,8 +2261,9 @@ export interface operations {
                  *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
                  *     nothing was created and the same key may be used again. Keys are stored with the data, so they
                  *     hold across instances sharing a database. An empty (or blank) value is the same as no
-                 *     `Idempotency-Key` header: the create runs once, unkeyed.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 *     `Idempotency-Key` header: the create runs once, unkeyed. No example on purpose: tools that
+                 *     exercise a spec (Swagger UI's "Try it out", Dredd, generated collections) send a parameter's
+                 *     example with every request, and one fixed key would make the second create with another body a 422.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
