@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import type { OpenApiDocument } from '../spec';
-import { IDEMPOTENCY_KEY } from './idempotency';
+import { specRoutes } from './spec-routes';
 
 /**
  * How a route's errors are written (./errors.ts sendError): the JSON `{"error"}` object, one line of
@@ -8,13 +8,7 @@ import { IDEMPOTENCY_KEY } from './idempotency';
  */
 export type ErrorFormat = 'json' | 'text' | 'graphql';
 
-/** The HTTP methods, lower-case as OpenAPI path items spell them: the one list of them. */
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-
-interface MediaObject {
-  content?: Record<string, unknown>;
-  headers?: Record<string, unknown>;
-}
+export { HTTP_METHODS } from './spec-routes';
 
 export interface OperationInfo {
   operationId: string;
@@ -63,6 +57,17 @@ export interface Route {
   /** The template's parameter names, in the order of `regex`'s capture groups. */
   paramNames: string[];
   regex?: RegExp;
+  /** The headers the spec declares anywhere: one object, shared by every route of the table. */
+  specHeaders: SpecHeaders;
+}
+
+/**
+ * Header names openapi.yaml declares, in its spelling, each once: its header parameters (`request`) and
+ * its responses' headers (`response`). What a cross-origin script may send and read (./security.ts).
+ */
+export interface SpecHeaders {
+  request: readonly string[];
+  response: readonly string[];
 }
 
 /** A route of the service's own, outside openapi.yaml, given to the table by its owner (app.ts). */
@@ -133,7 +138,7 @@ export class RouteTable {
   private readonly prefixes: Route[] = [];
 
   constructor(doc: OpenApiDocument, own: readonly OwnRoute[] = []) {
-    const spec = specRoutes(doc);
+    const { routes: spec, headers } = specRoutes(doc);
     const shapes = new Map<string, string>();
     for (const route of spec) {
       const shape = route.template.replace(/\{[^}]+\}/g, '{}');
@@ -146,7 +151,7 @@ export class RouteTable {
     // A stable sort: templates of equal rank keep the spec's order (only literal text around a
     // parameter, such as `{name}.json` beside `v{n}.json`, can leave two of them matching one path).
     this.templated.sort((a, b) => compareTemplates(a.template, b.template));
-    const ownRoutes = own.map(ownRoute);
+    const ownRoutes = own.map((route) => ownRoute(route, headers));
     ownRoutes.forEach((route, i) => {
       const setting = own[i].setting;
       const taken = route.template.endsWith('/') ? this.prefixes.some((r) => r.template === route.template) : this.match(route.template);
@@ -190,8 +195,8 @@ function compareTemplates(a: string, b: string): number {
   return left.length - right.length;
 }
 
-function ownRoute({ path, methods, errorFormat = 'json', label, handler }: OwnRoute): Route {
-  return { template: path, methods, allow: methods.join(', '), errorFormat, operations: {}, label, handler, paramNames: [] };
+function ownRoute({ path, methods, errorFormat = 'json', label, handler }: OwnRoute, specHeaders: SpecHeaders): Route {
+  return { template: path, methods, allow: methods.join(', '), errorFormat, operations: {}, label, handler, paramNames: [], specHeaders };
 }
 
 /**
@@ -204,68 +209,4 @@ export function matchRoute(table: RouteTable): RequestHandler {
     (req as Matched)[MATCH] = table.match(req.path) ?? null;
     next();
   };
-}
-
-/** The spec's paths as routes: methods, Allow, error format per family, and what each operation declares. */
-function specRoutes(doc: OpenApiDocument): Route[] {
-  const components = doc.components as Record<string, Record<string, MediaObject>>;
-  const deref = <T>(value: T): T => {
-    const ref = (value as { $ref?: string })?.$ref;
-    if (!ref) return value;
-    const [, , section, name] = ref.split('/');
-    return deref(components[section][name] as T);
-  };
-  return Object.entries(doc.paths).map(([template, item]) => {
-    const operations: Record<string, OperationInfo> = {};
-    const formats = new Set<ErrorFormat>();
-    const sharedParams = ((item.parameters as unknown[]) ?? []).map(deref);
-    for (const method of HTTP_METHODS) {
-      const op = item[method] as Record<string, unknown> | undefined;
-      if (!op) continue;
-      const responseMedia: Record<number, string> = {};
-      const etagStatuses: number[] = [];
-      for (const [status, response] of Object.entries((op.responses as Record<string, unknown>) ?? {})) {
-        const declared = deref(response as MediaObject);
-        const media = Object.keys(declared.content ?? {})[0] ?? '';
-        if (declared.headers?.ETag && media) etagStatuses.push(Number(status));
-        responseMedia[Number(status)] = media;
-        if (status.startsWith('4') && media) formats.add(media === 'text/plain' ? 'text' : 'json');
-      }
-      const params = [...sharedParams, ...((op.parameters as unknown[]) ?? []).map(deref)] as {
-        name: string;
-        in: string;
-        required?: boolean;
-        schema?: unknown;
-      }[];
-      const security = op.security ?? doc.security;
-      operations[method.toUpperCase()] = {
-        operationId: String(op.operationId),
-        method: method.toUpperCase(),
-        responseMedia,
-        hasRequestBody: Boolean(op.requestBody),
-        bodyRequired: (deref(op.requestBody) as { required?: boolean } | undefined)?.required === true,
-        integerParams: params
-          .filter((p) => p.in === 'path' && (deref(p.schema) as { type?: string })?.type === 'integer')
-          .map((p) => p.name),
-        idempotencyKey: params.some((p) => p.in === 'header' && p.name.toLowerCase() === IDEMPOTENCY_KEY.toLowerCase()),
-        etagStatuses,
-        conditional: params.some((p) => p.in === 'header' && /^if-(none-)?match$/i.test(p.name)),
-        secured: Array.isArray(security) && security.length > 0,
-        optionalHeaders: params.filter((p) => p.in === 'header' && p.required !== true).map((p) => p.name.toLowerCase()),
-      };
-    }
-    if (formats.size > 1) throw new Error(`openapi.yaml: ${template} mixes JSON and text error formats`);
-    const paramNames = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-    const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)');
-    return {
-      template,
-      methods: Object.keys(operations),
-      allow: Object.keys(operations).join(', '),
-      errorFormat: formats.has('text') ? 'text' : 'json',
-      operations,
-      label: '',
-      paramNames,
-      regex: paramNames.length ? new RegExp(`^${pattern}/?$`) : undefined,
-    } satisfies Route;
-  });
 }
