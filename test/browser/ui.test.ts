@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Locator, Page } from 'playwright-core';
 import { launchBrowser, openPage, screenshot, startService, type Browser } from './browser';
 
 let service: { server: Server; baseUrl: string };
@@ -14,15 +15,21 @@ afterAll(async () => {
   await new Promise((resolve) => service?.server.close(resolve));
 });
 
+/** Opens /docs, expands the operation and presses "Try it out"; the operation's block. */
+async function tryItOut(page: Page, operationId: string): Promise<Locator> {
+  await page.goto(`${service.baseUrl}/docs`);
+  const operation = page.locator(`#operations-books-${operationId}`);
+  await operation.waitFor();
+  await screenshot(page, 'swagger-ui-overview');
+  await operation.locator('.opblock-summary').first().click();
+  await operation.getByRole('button', { name: 'Try it out' }).click();
+  return operation;
+}
+
 describe('Swagger UI at /docs in a real browser', () => {
   it('when GET /books is expanded and run with "Try it out", then it shows 200 and the books', async () => {
     const { page, problems } = await openPage(browser, service.baseUrl);
-    await page.goto(`${service.baseUrl}/docs`);
-    const operation = page.locator('#operations-books-listBooks');
-    await operation.waitFor();
-    await screenshot(page, 'swagger-ui-overview');
-    await operation.locator('.opblock-summary').first().click();
-    await operation.getByRole('button', { name: 'Try it out' }).click();
+    const operation = await tryItOut(page, 'listBooks');
     await operation.getByRole('button', { name: 'Execute' }).click();
 
     const live = operation.locator('.live-responses-table');
@@ -39,11 +46,7 @@ describe('Swagger UI at /docs in a real browser', () => {
 describe('Swagger UI "Try it out" on a create', () => {
   it('when POST /books is run twice in a row with different titles, then both answer 201 with their own book', async () => {
     const { page, problems } = await openPage(browser, service.baseUrl);
-    await page.goto(`${service.baseUrl}/docs`);
-    const operation = page.locator('#operations-books-createBook');
-    await operation.waitFor();
-    await operation.locator('.opblock-summary').first().click();
-    await operation.getByRole('button', { name: 'Try it out' }).click();
+    const operation = await tryItOut(page, 'createBook');
     // The Idempotency-Key field is offered empty (the spec gives no example): an empty field sends no header.
     expect(await operation.locator('tr[data-param-name="Idempotency-Key"] input').inputValue()).toBe('');
 
