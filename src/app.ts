@@ -10,6 +10,7 @@ import { graphqlEndpoint } from './graphql/endpoint';
 import { resolvers as defaultResolvers } from './graphql/resolvers';
 import { abortWhenClientGoes } from './http/client-gone';
 import { answerRoute, jsonBody } from './http/edge';
+import { emptyHeadersAbsent } from './http/empty-headers';
 import { errorHandler } from './http/errors';
 import { installService } from './http/express-app';
 import { expressClasses } from './http/perf/express-classes';
@@ -95,7 +96,8 @@ export function createApp({
   // Every step up to and including the REST registrar, in order, runs as one pipeline (src/http/perf/one-layer.ts).
   const steps: RequestHandler[] = [originForm];
   // The request's route, found once; every later step reads it from the request.
-  steps.push(matchRoute(routes), requestContext(logger, metrics));
+  // An empty value of an optional header parameter is its absence (src/http/empty-headers.ts), before anything reads headers.
+  steps.push(matchRoute(routes), emptyHeadersAbsent, requestContext(logger, metrics));
   // Storage with a connection queue (PostgreSQL): a request whose client left stops waiting in it.
   if (store.kind === 'postgres') steps.push(abortWhenClientGoes());
   // Security headers, CORS and the rate limit come before anything else answers; probes and scrapes are never limited.

@@ -33,6 +33,12 @@ export interface GraphqlEndpointDeps {
   idempotencyKey: KeyRule;
 }
 
+/** A POST's Idempotency-Key; a blank one is no key, as for REST's optional header parameters (src/http/empty-headers.ts). */
+function keyOf(req: Request): string | undefined {
+  const key = req.get(IDEMPOTENCY_KEY);
+  return key?.trim() === '' ? undefined : key;
+}
+
 /** Per-request state the graphql-http hooks share. */
 type HookContext = {
   /** The request's logger (its lines carry the request id). */
@@ -175,7 +181,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
       headers: req.headers,
       body: null,
       raw: req,
-      context: { log, store, idempotencyKey: req.method === 'POST' ? req.get(IDEMPOTENCY_KEY) : undefined, clean: false, budget },
+      context: { log, store, idempotencyKey: req.method === 'POST' ? keyOf(req) : undefined, clean: false, budget },
     };
     const send = async ([body, init]: GraphqlHttpResponse): Promise<void> => {
       const headers = init.headers as Record<string, string> | undefined;
