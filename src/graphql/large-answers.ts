@@ -72,7 +72,9 @@ export class LargeAnswers {
 const once = (fn: () => void) => {
   let done = false;
   return () => {
-    if (!done) (done = true), fn();
+    if (done) return;
+    done = true;
+    fn();
   };
 };
 
