@@ -15,6 +15,7 @@ const path = require('node:path');
 const { ROOT, pinning } = require('./lib/servers');
 const { seedFile } = require('./lib/seed');
 const { WORKLOADS } = require('./lib/workloads');
+const { WORKLOADS: STORE_WORKLOADS } = require('./lib/stores/workloads');
 const { machine, versions, code, loadAverage } = require('./lib/machine');
 const { renderPage, isComplete } = require('./lib/report');
 
@@ -23,7 +24,7 @@ const SECTIONS = [
   'rest',
   'graphql',
   'scaling',
-  // 'stores', (the service on each of its stores, and PostgreSQL-backed peers)
+  'stores',
   'memory',
   'profiles',
 ].map((id) => require(`./sections/${id}`));
@@ -41,7 +42,7 @@ const HELP = `Options (flags win over BENCH_* environment variables):
   --profile-seconds=S   load while profiling each workload (BENCH_PROFILE_SECONDS, default 10)
   --profile=id,id       workloads to profile (default get-book,post-book,gql-nested)
   --profile-peers=k,k   also profile these peers (server kinds of bench/lib/servers.js) on those workloads
-  --only=id,id          only these workloads (${WORKLOADS.map((w) => w.id).join(', ')})
+  --only=id,id          only these workloads (${[...new Set([...WORKLOADS, ...STORE_WORKLOADS].map((w) => w.id))].join(', ')})
   --peers=k,k           only these peers (server kinds, e.g. fastify-openapi-glue,mercurius-jit)
   --no-profile          skip "Where the time goes"
   --no-memory           skip the memory check
@@ -68,7 +69,8 @@ function parseArgs(argv) {
   };
   const list = (flag) => (typeof flags[flag] === 'string' ? flags[flag].split(',').filter(Boolean) : undefined);
   const only = list('only');
-  for (const id of only ?? []) if (!WORKLOADS.some((w) => w.id === id)) throw new Error(`--only: no workload ${id}`);
+  const known = new Set([...WORKLOADS, ...STORE_WORKLOADS].map((w) => w.id));
+  for (const id of only ?? []) if (!known.has(id)) throw new Error(`--only: no workload ${id} (${[...known].join(', ')})`);
   return {
     mode: quick ? 'quick' : 'default',
     duration: num('duration', 'BENCH_DURATION', 5, 1),
