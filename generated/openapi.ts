@@ -827,8 +827,10 @@ export interface components {
          *     422; while the first request with the key is still running, a 409. Only successful (2xx)
          *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
          *     nothing was created and the same key may be used again. Keys are stored with the data, so they
-         *     hold across instances sharing a database.
-         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         *     hold across instances sharing a database. An empty (or blank) value is the same as no
+         *     `Idempotency-Key` header: the create runs once, unkeyed. No example on purpose: tools that
+         *     exercise a spec (Swagger UI's "Try it out", Dredd, generated collections) send a parameter's
+         *     example with every request, and one fixed key would make the second create with another body a 422.
          */
         IdempotencyKey: string;
         /**
@@ -838,6 +840,7 @@ export interface components {
          *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
          *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
          *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+         *     An empty (or blank) value is the same as no `If-Match` header.
          *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
          *     made-up tag would turn every try into a 412 (or 304).
          */
@@ -847,7 +850,7 @@ export interface components {
          *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
          *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
          *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-         *     (section 13.2.2).
+         *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
          */
         IfNoneMatch: string;
         /**
@@ -923,6 +926,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -932,7 +936,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -964,8 +968,10 @@ export interface operations {
                  *     422; while the first request with the key is still running, a 409. Only successful (2xx)
                  *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
                  *     nothing was created and the same key may be used again. Keys are stored with the data, so they
-                 *     hold across instances sharing a database.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 *     hold across instances sharing a database. An empty (or blank) value is the same as no
+                 *     `Idempotency-Key` header: the create runs once, unkeyed. No example on purpose: tools that
+                 *     exercise a spec (Swagger UI's "Try it out", Dredd, generated collections) send a parameter's
+                 *     example with every request, and one fixed key would make the second create with another body a 422.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -1018,6 +1024,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1027,7 +1034,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1081,6 +1088,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1090,7 +1098,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1154,6 +1162,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1163,7 +1172,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1366,6 +1375,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1375,7 +1385,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1426,8 +1436,10 @@ export interface operations {
                  *     422; while the first request with the key is still running, a 409. Only successful (2xx)
                  *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
                  *     nothing was created and the same key may be used again. Keys are stored with the data, so they
-                 *     hold across instances sharing a database.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 *     hold across instances sharing a database. An empty (or blank) value is the same as no
+                 *     `Idempotency-Key` header: the create runs once, unkeyed. No example on purpose: tools that
+                 *     exercise a spec (Swagger UI's "Try it out", Dredd, generated collections) send a parameter's
+                 *     example with every request, and one fixed key would make the second create with another body a 422.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -1484,6 +1496,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1493,7 +1506,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1546,6 +1559,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1555,7 +1569,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1609,6 +1623,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1618,7 +1633,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1668,6 +1683,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1677,7 +1693,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1731,6 +1747,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1740,7 +1757,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1804,6 +1821,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1813,7 +1831,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1867,6 +1885,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1876,7 +1895,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1928,8 +1947,10 @@ export interface operations {
                  *     422; while the first request with the key is still running, a 409. Only successful (2xx)
                  *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
                  *     nothing was created and the same key may be used again. Keys are stored with the data, so they
-                 *     hold across instances sharing a database.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 *     hold across instances sharing a database. An empty (or blank) value is the same as no
+                 *     `Idempotency-Key` header: the create runs once, unkeyed. No example on purpose: tools that
+                 *     exercise a spec (Swagger UI's "Try it out", Dredd, generated collections) send a parameter's
+                 *     example with every request, and one fixed key would make the second create with another body a 422.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -1987,6 +2008,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1996,7 +2018,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -2050,6 +2072,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -2059,7 +2082,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -2118,6 +2141,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -2127,7 +2151,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -2181,6 +2205,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -2190,7 +2215,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -2242,8 +2267,10 @@ export interface operations {
                  *     422; while the first request with the key is still running, a 409. Only successful (2xx)
                  *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
                  *     nothing was created and the same key may be used again. Keys are stored with the data, so they
-                 *     hold across instances sharing a database.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 *     hold across instances sharing a database. An empty (or blank) value is the same as no
+                 *     `Idempotency-Key` header: the create runs once, unkeyed. No example on purpose: tools that
+                 *     exercise a spec (Swagger UI's "Try it out", Dredd, generated collections) send a parameter's
+                 *     example with every request, and one fixed key would make the second create with another body a 422.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };

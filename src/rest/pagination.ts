@@ -1,6 +1,10 @@
 import type { ListResult, Page } from '../store/types';
+import type { ListBody } from './types';
 
-/** A list response: the page's records, `X-Total-Count`, and an RFC 8288 `Link` with next/prev when paginating. */
+/**
+ * A list response: the page as the store read it (written by the registrar as it is read), `X-Total-Count`,
+ * and an RFC 8288 `Link` with next/prev when paginating.
+ */
 export function listResult<T>(path: string, page: Page, result: ListResult<T>) {
   const headers: Record<string, string> = { 'X-Total-Count': String(result.total) };
   const paginating = page.limit !== undefined || page.offset !== undefined;
@@ -19,5 +23,5 @@ export function listResult<T>(path: string, page: Page, result: ListResult<T>) {
     }
     if (links.length) headers.Link = links.join(', ');
   }
-  return { status: 200 as const, headers, body: result.items };
+  return { status: 200 as const, headers, body: { page, result } satisfies ListBody<T> };
 }

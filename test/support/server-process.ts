@@ -18,6 +18,19 @@ export function freePort(): Promise<number> {
   });
 }
 
+export interface ServiceChild {
+  child: ChildProcess;
+  /** What it wrote to stdout and stderr so far. */
+  output: () => string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+export interface ServiceProcess extends ServiceChild {
+  port: number;
+  baseUrl: string;
+}
+
 /**
  * The environment for a service process started by a test: `env` over this process's, and, unless `env`
  * picks a store (STORE, SQLITE_FILE or DATABASE_URL), the default store (SQLite) on a new file in a
@@ -33,36 +46,34 @@ export function serviceEnv(env: Record<string, string> = {}): { env: NodeJS.Proc
   };
 }
 
-export interface ServiceProcess {
-  child: ChildProcess;
-  port: number;
-  baseUrl: string;
-  output: () => string;
-  /** Resolves with the exit code. */
-  exited: Promise<number | null>;
-}
-
 /**
- * Starts the built service (dist/, made by `npm test`'s pretest build) and waits until /health answers.
- * `script` is what runs: the service itself, or `scripts/start.js` (what `npm start` runs; set NODE_ENV=production as it does).
+ * Runs the built service (dist/, made by `npm test`'s pretest build), with `node` options before it, in the
+ * environment serviceEnv makes (its temporary folder goes when the process exits). `script` is what runs: the
+ * service itself, or `scripts/start.js` (what `npm start` runs; set NODE_ENV=production as it does).
  */
-export async function startService(env: Record<string, string> = {}, timeoutMs = 15000, script = 'dist/src/server.js'): Promise<ServiceProcess> {
-  const port = Number(env.PORT ?? (await freePort()));
+export function spawnService(env: Record<string, string>, nodeOptions: string[] = [], script = 'dist/src/server.js'): ServiceChild {
   let output = '';
-  const service = serviceEnv({ LOG_LEVEL: 'info', ...env, PORT: String(port) });
-  const child = spawn(process.execPath, [path.join(projectRoot, script)], {
+  const service = serviceEnv({ LOG_LEVEL: 'info', ...env });
+  const child = spawn(process.execPath, [...nodeOptions, path.join(projectRoot, script)], {
     cwd: projectRoot,
     env: service.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   void exited.then(service.remove);
+  return { child, output: () => output, exited };
+}
+
+/** Starts the built service (or `script`, see spawnService) and waits until /health answers. */
+export async function startService(env: Record<string, string> = {}, timeoutMs = 15000, script?: string): Promise<ServiceProcess> {
+  const port = Number(env.PORT ?? (await freePort()));
+  const { child, output, exited } = spawnService({ ...env, PORT: String(port) }, [], script);
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`service exited early (${child.exitCode}): ${output}`);
+    if (child.exitCode !== null) throw new Error(`service exited early (${child.exitCode}): ${output()}`);
     try {
       const res = await fetch(`${baseUrl}/health`);
       if (res.status === 200) break;
@@ -71,9 +82,9 @@ export async function startService(env: Record<string, string> = {}, timeoutMs =
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`service did not answer /health within ${timeoutMs} ms: ${output}`);
+      throw new Error(`service did not answer /health within ${timeoutMs} ms: ${output()}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { child, port, baseUrl, output: () => output, exited };
+  return { child, port, baseUrl, output, exited };
 }
