@@ -4,12 +4,14 @@
 //   npm run build && node bench/sqlite.js [--rounds=5] [--duration=5]
 //   scripts/with-node.sh 24 -- node bench/sqlite.js      (node:sqlite runs on Node 22.13+ and 24 only)
 // 1. The store in this process, on each driver that runs on this Node, in alternating rounds: creates one
-//    at a time (each its own COMMIT and fsync), creates 16 at once (sharing a COMMIT), get by id, a list
-//    of 500 records.
+//    at a time (each its own COMMIT and fsync), creates 16 at once (sharing a COMMIT), get by id from the
+//    store's cache and past it (cycling through more ids than it keeps, so every get reads the row), a list
+//    of 500 records, the posts of 20 users (one listByParents).
 // 2. The built service (NODE_ENV=production, LOG_LEVEL=silent) pinned to CPU 0, autocannon with 16
 //    connections pinned to the last CPU: GET /books/1 and POST /books on the in-memory store and on SQLite
 //    with each driver, in alternating rounds (a new file each round). Median req/s and the ratio to memory.
-// Prints markdown tables. Read the ratios: absolute figures move with the machine and its load.
+// Prints markdown tables: medians, with the lowest and highest of the rounds. Read the ratios, measured side by
+// side: absolute figures move with the machine and its load. --part=store or --part=service runs one part.
 const { mkdtempSync, rmSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -20,10 +22,12 @@ const { median } = require('./lib/stats');
 const ROOT = path.join(__dirname, '..');
 const { createSqliteStore } = require(path.join(ROOT, 'dist/src/store/sqlite'));
 const { DRIVER_ORDER, driverRuns } = require(path.join(ROOT, 'dist/src/store/sqlite/driver'));
-const { loadSeed } = require(path.join(ROOT, 'dist/src/store/seed'));
+const { CACHE_SIZE } = require(path.join(ROOT, 'dist/src/store/sqlite/cache'));
+const { makeSeed } = require('./lib/seed');
 
 const arg = (name, fallback) => Number((process.argv.find((a) => a.startsWith(`--${name}=`)) ?? '').split('=')[1] || fallback);
 const ROUNDS = arg('rounds', 5);
+const PART = (process.argv.find((a) => a.startsWith('--part=')) ?? '--part=both').split('=')[1];
 const DURATION = arg('duration', 5);
 const drivers = DRIVER_ORDER.filter(driverRuns);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-sqlite-'));
@@ -38,12 +42,17 @@ async function rate(n, op, width = 1) {
 }
 
 async function storeRound(driver) {
-  const store = createSqliteStore({ file: newFile(), seed: loadSeed('default'), driver });
+  const books = CACHE_SIZE + 2000;
+  const store = createSqliteStore({ file: newFile(), seed: makeSeed(books), driver });
+  const users = Array.from({ length: 20 }, (_, i) => i + 1);
   const result = {
     'creates, one at a time': await rate(300, (i) => store.books.create({ title: `Book ${i}`, pages: i })),
     'creates, 16 at once': await rate(4000, (i) => store.books.create({ title: `Book ${i}`, pages: i }), 16),
-    'get by id': await rate(50000, (i) => store.books.get((i % 4000) + 1)),
+    'get by id, from the cache': await rate(50000, (i) => store.books.get((i % 1000) + 1)),
+    // More ids than the cache keeps, in a cycle: the oldest kept goes first, so every get reads its row.
+    'get by id, reading the row': await rate(50000, (i) => store.books.get((i % books) + 1)),
     'list of 500': await rate(1000, () => store.books.list({ limit: 500 })),
+    'posts of 20 users': await rate(5000, () => store.posts.listByParents(users)),
   };
   await store.close();
   return result;
@@ -66,16 +75,19 @@ async function serviceRound(store, workload, cpus) {
   }
 }
 
+const spread = (values) => `${fmt(median(values))} (${fmt(Math.min(...values))}-${fmt(Math.max(...values))})`;
 const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 
 async function main() {
   console.log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0].model}); drivers here: ${drivers.join(', ')}; ${ROUNDS} rounds\n`);
-  const storeRuns = Object.fromEntries(drivers.map((d) => [d, []]));
-  for (let round = 0; round < ROUNDS; round++) for (const driver of drivers) storeRuns[driver].push(await storeRound(driver));
-  const ops = Object.keys(storeRuns[drivers[0]][0]);
-  console.log(table(['store operation (ops/s, median)', ...drivers], ops.map((op) => [op, ...drivers.map((d) => fmt(median(storeRuns[d].map((r) => r[op]))))])));
-
+  if (PART !== 'service') {
+    const storeRuns = Object.fromEntries(drivers.map((d) => [d, []]));
+    for (let round = 0; round < ROUNDS; round++) for (const driver of drivers) storeRuns[driver].push(await storeRound(driver));
+    const ops = Object.keys(storeRuns[drivers[0]][0]);
+    console.log(table(['store operation (ops/s: median, lowest-highest)', ...drivers], ops.map((op) => [op, ...drivers.map((d) => spread(storeRuns[d].map((r) => r[op])))])));
+  }
+  if (PART === 'store') return;
   const cpus = pinning(os.cpus().length);
   const stores = ['memory', ...drivers];
   const rows = [];
@@ -83,9 +95,9 @@ async function main() {
     const runs = Object.fromEntries(stores.map((s) => [s, []]));
     for (let round = 0; round < ROUNDS; round++) for (const store of stores) runs[store].push(await serviceRound(store, workload, cpus));
     const memory = median(runs.memory);
-    rows.push([workload, fmt(memory), ...drivers.map((d) => `${fmt(median(runs[d]))} (${(median(runs[d]) / memory).toFixed(2)}x)`)]);
+    rows.push([workload, spread(runs.memory), ...drivers.map((d) => `${spread(runs[d])}, ${(median(runs[d]) / memory).toFixed(2)}x`)]);
   }
-  console.log(`\n${table(['service, -c16 (req/s, median)', 'memory', ...drivers.map((d) => `SQLite, ${d}`)], rows)}`);
+  console.log(`\n${table(['service, -c16 (req/s: median, lowest-highest)', 'memory', ...drivers.map((d) => `SQLite, ${d}`)], rows)}`);
   console.log(`\nserver on CPU ${cpus?.server ?? '(not pinned)'}, load on CPU ${cpus?.load ?? '(not pinned)'}, ${DURATION} s per run`);
 }
 

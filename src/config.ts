@@ -17,8 +17,8 @@ export interface Config {
   store: StoreChoice;
   /** The SQLite store's file (absolute: SQLITE_FILE resolved from the working directory). */
   sqliteFile: string;
-  /** The library that runs SQLite: `auto` (the first that runs on this Node: node:sqlite, then better-sqlite3) or one of them. */
-  sqliteDriver: 'auto' | 'node:sqlite' | 'better-sqlite3';
+  /** The library that runs SQLite: `auto` (the first that runs on this Node: better-sqlite3, then node:sqlite) or one of them. */
+  sqliteDriver: 'auto' | 'better-sqlite3' | 'node:sqlite';
   /** postgres:// URL: the PostgreSQL store. */
   databaseUrl: string | undefined;
   /** PostgreSQL connections per process; requests beyond them wait in a bounded queue. */
@@ -147,7 +147,7 @@ function store(env: Env, url: string | undefined): Pick<Config, 'store' | 'sqlit
   if (choice !== 'postgres' && url) throw new ConfigError(`STORE=${choice} contradicts DATABASE_URL (which means PostgreSQL): unset one of them`);
   const file = env.SQLITE_FILE?.trim() || 'data/service.sqlite';
   if (file === ':memory:' || file.startsWith('file:')) throw new ConfigError(`SQLITE_FILE must be a file path, got "${file}" (for a store in memory, set STORE=memory)`);
-  const sqliteDriver = oneOf(env, 'SQLITE_DRIVER', 'auto', ['auto', 'node:sqlite', 'better-sqlite3'] as const);
+  const sqliteDriver = oneOf(env, 'SQLITE_DRIVER', 'auto', ['auto', 'better-sqlite3', 'node:sqlite'] as const);
   return { store: choice, sqliteFile: path.resolve(file), sqliteDriver };
 }
 

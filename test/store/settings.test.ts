@@ -25,7 +25,7 @@ describe('store settings: STORE, SQLITE_FILE, SQLITE_DRIVER and DATABASE_URL', (
     [{ STORE: 'memory', DATABASE_URL: 'postgres://db/app' }, 'STORE=memory contradicts DATABASE_URL (which means PostgreSQL): unset one of them'],
     [{ STORE: 'mongodb' }, 'STORE must be one of sqlite, memory, postgres, got "mongodb"'],
     [{ SQLITE_FILE: ':memory:' }, 'SQLITE_FILE must be a file path, got ":memory:" (for a store in memory, set STORE=memory)'],
-    [{ SQLITE_DRIVER: 'sqlite3' }, 'SQLITE_DRIVER must be one of auto, node:sqlite, better-sqlite3, got "sqlite3"'],
+    [{ SQLITE_DRIVER: 'sqlite3' }, 'SQLITE_DRIVER must be one of auto, better-sqlite3, node:sqlite, got "sqlite3"'],
   ])('when %p, then a one-line ConfigError says what is wrong', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

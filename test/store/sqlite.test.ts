@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DRIVER_ORDER, loadDriver, NoDriverError } from '../../src/store/sqlite/driver';
+import { DRIVER_ORDER, driverRuns, loadDriver, NoDriverError } from '../../src/store/sqlite/driver';
 import { StoreSetupError } from '../../src/store/sqlite/errors';
 import { SqliteFiles, describeDriver } from '../support/sqlite';
 import { contractSeed, storeContract } from './contract';
@@ -9,8 +9,10 @@ describe('SQLite drivers', () => {
   const [major, minor] = process.versions.node.split('.').map(Number);
   const hasNodeSqlite = major > 22 || (major === 22 && minor >= 13);
 
-  it('when no driver is named, then node:sqlite serves where Node has it (22.13+), else better-sqlite3', () => {
-    expect(loadDriver().name).toBe(hasNodeSqlite ? 'node:sqlite' : 'better-sqlite3');
+  it('when no driver is named, then better-sqlite3 serves where it runs (Node 20 to 23, built), else node:sqlite', () => {
+    expect(loadDriver().name).toBe(major < 24 && driverRuns('better-sqlite3') ? 'better-sqlite3' : 'node:sqlite');
+    if (!hasNodeSqlite) expect(loadDriver().name).toBe('better-sqlite3');
+    if (major >= 24) expect(loadDriver().name).toBe('node:sqlite');
   });
 
   // node:sqlite before Node 22.13; better-sqlite3 12 on Node 24 and later (both run on 22.13 to 23).
