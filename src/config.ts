@@ -229,8 +229,11 @@ export function loadConfig(env: Env = process.env): Config {
   return config;
 }
 
-/** Settings for tests and embedding: the defaults, with overrides. */
+/**
+ * Settings for tests and embedding: the defaults, with overrides, and the in-memory store (a store built from
+ * them writes no file unless asked: `store: 'sqlite'` with an `sqliteFile`).
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const base = loadConfig({});
-  return { ...base, logLevel: 'silent', validateResponses: true, ...overrides, graphql: { ...base.graphql, ...overrides.graphql } };
+  return { ...base, logLevel: 'silent', validateResponses: true, store: 'memory', ...overrides, graphql: { ...base.graphql, ...overrides.graphql } };
 }

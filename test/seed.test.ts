@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createStore } from '../src/store';
 import { SeedError, defaultSeedPath, emptySeed, loadSeed, validateSeed } from '../src/store/seed';
-import { testConfig } from '../src/config';
+import { testConfig, type Config } from '../src/config';
 import { makeApp } from './support/app';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'seed-test-'));
@@ -23,14 +23,18 @@ describe('the default seed', () => {
 });
 
 describe('SEED=empty', () => {
-  it('when the store is built from it, then every collection is empty and REST ids start at 1', async () => {
+  const stores: Partial<Config>[] = [{ store: 'memory' }, { store: 'sqlite', sqliteFile: path.join(dir(), 'service.sqlite') }];
+
+  it.each(stores)('when the store ($store) is built from it, then every collection is empty and REST ids start at 1', async (settings) => {
     expect(Object.values(loadSeed('empty')).every((records) => records.length === 0)).toBe(true);
-    const store = await createStore(testConfig({ seed: 'empty' }));
+    const store = await createStore(testConfig({ seed: 'empty', ...settings }));
+    expect(store.kind).toBe(settings.store);
     const { http } = makeApp({ store });
     await http.get('/books').expect(200, []);
     await http.get('/notes').expect(200, []);
     expect((await http.post('/books').send({ title: 'First' }).expect(201)).body.id).toBe(1);
     expect((await http.post('/items').send({ name: 'First' }).expect(201)).body.id).toBe(1);
+    await store.close();
   });
 });
 
