@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { JSON_TYPE, sendText } from './send';
+import type { WriteTurns } from './write-turns';
 
 /** A JSON array to write: its first items, and the rest as a store reads them (src/store/types.ts ListResult). */
 export interface JsonList<T> {
@@ -9,6 +9,8 @@ export interface JsonList<T> {
 }
 
 export interface StreamOptions {
+  /** The app's share of the event loop between answers written in chunks (./write-turns.ts). */
+  turns: WriteTurns;
   /** Checks one list item before it is written (response validation); throws to refuse it. */
   checkItem?: (item: unknown) => void;
   /** A HEAD request (which the edge runs as a GET): the headers only, and nothing read from `rest`. */
@@ -34,22 +36,24 @@ export class StreamBroken extends Error {}
  * - Backpressure: when the socket takes a chunk but reports its buffer full (`write()` false), the next
  *   chunk waits for `drain`, so a client that reads slowly (or not at all) pins about one chunk plus the
  *   socket's buffer, whatever the list's size; `rest` is read only as fast as the client takes it.
- * - The event loop: one `JSON.stringify` covers about one chunk at most, and the writer yields between
- *   chunks, so no answer holds the loop for more than about a millisecond at a time.
- * - A client that goes away stops the writing and the reading of `rest` (its iterator is returned).
+ * - The event loop: one `JSON.stringify` covers about one chunk at most, and each chunk is built on a turn
+ *   (./write-turns.ts): a few chunks of all the answers under way per turn of the loop, so no answer holds
+ *   the loop for more than about a millisecond at a time, and however many are written, the rest still runs.
+ * - A client that goes away stops the writing and the reading of `rest` (its iterator is returned); what
+ *   fails after that (a batch whose read was abandoned) is nobody's concern and is not reported.
  * - Failure midway (reading `rest` fails, an item fails its check): before the first byte, the error is
  *   thrown and answered as any other; after it, the connection is destroyed and `StreamBroken` thrown. A
  *   client never gets a truncated array in a complete message: without the final chunk, the answer is
  *   an error on the client's side, never a shorter list.
  * - HEAD: the headers a GET would send (chunked or not), no body, and nothing read from `rest`.
  */
-export async function writeJsonList<T>(res: ServerResponse, status: number, list: JsonList<T>, options: StreamOptions = {}): Promise<void> {
-  const { checkItem, head = false } = options;
+export async function writeJsonList<T>(res: ServerResponse, status: number, list: JsonList<T>, options: StreamOptions): Promise<void> {
+  const { checkItem } = options;
   if (!list.rest && list.items.length <= WHOLE_ITEMS) {
     if (checkItem) for (const item of list.items) checkItem(item);
     return sendText(res, status, JSON_TYPE, JSON.stringify(list.items));
   }
-  await streamed(res, status, JSON_TYPE, head, async (out) => {
+  await streamed(res, status, JSON_TYPE, options, async (out) => {
     out.text += '[';
     let empty = await out.items(list.items, true, checkItem);
     if (list.rest) {
@@ -67,24 +71,26 @@ export async function writeJsonList<T>(res: ServerResponse, status: number, list
  * list: in chunks, with backpressure, yielding between chunks. Objects and arrays are walked; a record
  * (an object or array holding no object) is serialised whole, and a list of records a slice at a time.
  */
-export async function writeJsonValue(res: ServerResponse, status: number, type: string, value: unknown, head = false): Promise<void> {
-  await streamed(res, status, type, head, (out) => out.value(value));
+export async function writeJsonValue(res: ServerResponse, status: number, type: string, value: unknown, options: StreamOptions): Promise<void> {
+  await streamed(res, status, type, options, (out) => out.value(value));
 }
 
 /** Starts a chunked answer, runs `write`, and ends it; or ends the connection if it fails once under way. */
-async function streamed(res: ServerResponse, status: number, type: string, head: boolean, write: (out: ChunkWriter) => Promise<void>): Promise<void> {
+async function streamed(res: ServerResponse, status: number, type: string, options: StreamOptions, write: (out: ChunkWriter) => Promise<void>): Promise<void> {
   res.statusCode = status;
   res.setHeader('Content-Type', type);
   res.removeHeader('Content-Length');
-  if (head) {
+  if (options.head) {
     res.end();
     return;
   }
-  const out = new ChunkWriter(res);
+  const out = new ChunkWriter(res, options.turns);
   try {
+    await options.turns.next();
     await write(out);
     out.end();
   } catch (err) {
+    if (out.gone) return;
     if (!res.headersSent) throw err;
     res.destroy();
     throw new StreamBroken('an answer failed after its first bytes were sent: connection ended', { cause: err });
@@ -110,7 +116,10 @@ class ChunkWriter {
     if (!this.res.writableFinished) this.gone = true;
   };
 
-  constructor(private readonly res: ServerResponse) {
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly turns: WriteTurns,
+  ) {
     res.on('close', this.onClose);
   }
 
@@ -173,23 +182,22 @@ class ChunkWriter {
     if (!this.gone) this.res.end(this.text);
   }
 
-  /** Hands the chunk to the socket; waits for `drain` when the socket's buffer is full, else lets other work run. */
+  /** Hands the chunk to the socket, waits for `drain` when the socket's buffer is full, then for a turn to build the next. */
   private async flush(): Promise<void> {
     if (this.gone) return;
     const chunk = this.text;
     this.text = '';
-    if (this.res.write(chunk)) {
-      await nextTurn();
-      return;
+    if (!this.res.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          this.res.off('drain', done);
+          this.res.off('close', done);
+          resolve();
+        };
+        this.res.on('drain', done);
+        this.res.on('close', done);
+      });
     }
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        this.res.off('drain', done);
-        this.res.off('close', done);
-        resolve();
-      };
-      this.res.on('drain', done);
-      this.res.on('close', done);
-    });
+    await this.turns.next();
   }
 }
