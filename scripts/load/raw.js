@@ -42,14 +42,11 @@ function parseAnswer(bytes) {
     if (size === 0) {
       // The last chunk: `0\r\n`, no trailers, then the blank line.
       const complete = raw.subarray(lineEnd + 2, lineEnd + 4).toString('latin1') === '\r\n';
-      return { status, headers, body: Buffer.concat(parts), complete, chunked, lastChunk: complete && raw.length === lineEnd + 4 };
-    }
-    if (raw.length < lineEnd + 2 + size + 2) {
-      parts.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size));
-      break;
+      return { status, headers, body: Buffer.concat(parts), complete, chunked };
     }
     parts.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size));
     at = lineEnd + 2 + size + 2;
+    if (raw.length < at) break;
   }
   return { status, headers, body: Buffer.concat(parts), complete: false, chunked };
 }

@@ -45,7 +45,7 @@ async function manyReaders({ port, pid, books }) {
   const wrong = answers.filter((a) => !whole(a));
   const statuses = {};
   for (const a of wrong) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
-  const why = (a) => (a.status === 200 ? `${a.count} of ${a.total} records${a.error ? `: ${a.error}` : ''}` : `status ${a.status}${a.error ? `: ${a.error}` : ''}`);
+  const why = (a) => (a.status === 200 ? `${a.count} of ${a.total} records${a.error ? `: ${a.error}` : ''}` : `status ${a.status}`);
   const mib = answers.reduce((sum, a) => sum + (a.bytes ?? 0), 0) / 1024 ** 2;
   console.log(`${scenario}: ${figures(before, seen)}; ${good} of ${READERS} answers whole, ${mib.toFixed(0)} MiB read in ${seconds.toFixed(1)} s`);
   return [
