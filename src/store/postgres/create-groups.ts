@@ -1,0 +1,99 @@
+import { StorageUnavailableError } from '../errors';
+import type { Writes } from './collection';
+import type { PgInserts } from './insert';
+import type { Queryable } from './pool';
+
+/** Most creates one transaction inserts. */
+export const MAX_GROUP = 500;
+
+interface Member<T> {
+  record: object;
+  resolve: (stored: T) => void;
+  reject: (err: unknown) => void;
+  /** The signal of the request that asked: a request whose client went away before its group formed is not created. */
+  signal?: AbortSignal;
+}
+
+/** The server refused a statement for what it holds (SQLSTATE, not an outage): the rows, not the database, are at fault. */
+const refused = (err: unknown): boolean =>
+  !(err instanceof StorageUnavailableError) && /^[0-9A-Z]{5}$/.test(String((err as { code?: unknown } | null)?.code ?? ''));
+
+/**
+ * Creates of one collection that share transactions. One group's transaction runs at a time (per
+ * store); the creates that arrive meanwhile wait, and the next transaction inserts all of them (up to
+ * MAX_GROUP, in arrival order) with consecutive ids: one counter update, one INSERT, one COMMIT, so
+ * concurrent creates wait for one commit each instead of one per create before them. Each create is
+ * answered when its group committed, with its own record or its group's error (every create of a
+ * group that did not commit gets that error, an outcome-unknown COMMIT included). A group the server
+ * refuses (one bad row) is rolled back and its creates are retried one by one, so only the bad row
+ * fails. Ids keep the order of answers: a create answered before another was asked has the smaller id
+ * (groups commit in turn, in this process under this queue, across processes under the counter row's lock).
+ */
+export class CreateGroups<T extends { id: number }> {
+  private waiting: Member<T>[] = [];
+  private running = false;
+
+  constructor(
+    private readonly inserts: PgInserts<T>,
+    /** Runs a group's transaction (with no request's signal: it serves several). */
+    private readonly transaction: Writes,
+    /** The signal of the request being served. */
+    private readonly signal: () => AbortSignal | undefined,
+  ) {}
+
+  create(record: object): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push({ record, resolve, reject, signal: this.signal() });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.waiting.length > 0) await this.commit();
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** One group: `fixed`, or the creates waiting when its transaction has begun (so the ones that arrive during BEGIN join). */
+  private async commit(fixed?: Member<T>[]): Promise<void> {
+    let group = fixed;
+    try {
+      const stored = await this.transaction((db: Queryable) => {
+        group ??= this.take();
+        return group.length ? this.inserts.insert(db, group.map((m) => m.record)) : Promise.resolve([]);
+      });
+      group!.forEach((member, i) => member.resolve(stored[i]));
+    } catch (err) {
+      group ??= this.take();
+      if (group.length > 1 && refused(err)) {
+        for (const member of group) await this.commit([member]);
+        return;
+      }
+      for (const member of group) member.reject(err);
+    }
+  }
+
+  /**
+   * The next group: the first waiting create and those after it that set the same columns (one INSERT
+   * statement), in arrival order. A create whose request was aborted meanwhile is dropped, uncreated.
+   */
+  private take(): Member<T>[] {
+    const group: Member<T>[] = [];
+    const kept: Member<T>[] = [];
+    let set: string | undefined;
+    for (const member of this.waiting) {
+      if (group.length === MAX_GROUP) kept.push(member);
+      else if (member.signal?.aborted) member.reject(member.signal.reason);
+      else {
+        const own = this.inserts.columnSet(member.record);
+        set ??= own;
+        (own === set ? group : kept).push(member);
+      }
+    }
+    this.waiting = kept;
+    return group;
+  }
+}
