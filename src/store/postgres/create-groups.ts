@@ -25,8 +25,8 @@ const refused = (err: unknown): boolean =>
  * concurrent creates wait for one commit each instead of one per create before them. Each create is
  * answered when its group committed, with its own record or its group's error (every create of a
  * group that did not commit gets that error, an outcome-unknown COMMIT included). A group the server
- * refuses (one bad row) is rolled back and its creates are retried one by one, so only the bad row
- * fails. Ids keep the order of answers: a create answered before another was asked has the smaller id
+ * refuses (a bad row) is rolled back and retried as two halves, and so on, so only the bad row fails
+ * and the others still share commits. Ids keep the order of answers: a create answered before another was asked has the smaller id
  * (groups commit in turn, in this process under this queue, across processes under the counter row's lock).
  */
 export class CreateGroups<T extends { id: number }> {
@@ -69,7 +69,10 @@ export class CreateGroups<T extends { id: number }> {
     } catch (err) {
       group ??= this.take();
       if (group.length > 1 && refused(err)) {
-        for (const member of group) await this.commit([member]);
+        // Halves, each its own group, in order: the bad row is found in log2(size) steps, the others still share commits.
+        const half = Math.ceil(group.length / 2);
+        await this.commit(group.slice(0, half));
+        await this.commit(group.slice(half));
         return;
       }
       for (const member of group) member.reject(err);
