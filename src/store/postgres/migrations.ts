@@ -99,6 +99,8 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     version: 3,
     name: 'collection versions and counts',
     sql: `
+      -- Writers of a service still running the previous version wait until this commits: none is missed by the counts below.
+      LOCK TABLE ${COLLECTION_NAMES.join(', ')} IN SHARE ROW EXCLUSIVE MODE;
       -- Names this data set in every list version: a database made anew never repeats an earlier one's versions.
       INSERT INTO store_meta (key, value) VALUES ('data_set', gen_random_uuid()::text);
       -- Each collection's writes and record count, spread over 32 rows: a writer bumps the row of its
@@ -118,23 +120,20 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       -- Every statement that changes a collection's rows (the service's, a seed's, or one typed by hand) counts as a
       -- write, in its own transaction. search_path is the schema's, whatever the caller's.
       CREATE FUNCTION collection_written() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
-      DECLARE
-        delta bigint := 0;
       BEGIN
+        -- One statement per case (each a plan kept by the function); a statement that changed no row is no write.
         IF TG_OP = 'INSERT' THEN
-          SELECT count(*) INTO delta FROM added;
-          IF delta = 0 THEN RETURN NULL; END IF;
+          UPDATE collection_writes SET writes = writes + 1, records = records + c.n FROM (SELECT count(*) AS n FROM added) AS c
+            WHERE name = TG_TABLE_NAME AND slot = pg_backend_pid() % 32 AND c.n > 0;
         ELSIF TG_OP = 'DELETE' THEN
-          SELECT -count(*) INTO delta FROM removed;
-          IF delta = 0 THEN RETURN NULL; END IF;
+          UPDATE collection_writes SET writes = writes + 1, records = records - c.n FROM (SELECT count(*) AS n FROM removed) AS c
+            WHERE name = TG_TABLE_NAME AND slot = pg_backend_pid() % 32 AND c.n > 0;
         ELSIF TG_OP = 'UPDATE' THEN
-          IF NOT EXISTS (SELECT FROM added) THEN RETURN NULL; END IF;
+          UPDATE collection_writes SET writes = writes + 1
+            WHERE name = TG_TABLE_NAME AND slot = pg_backend_pid() % 32 AND EXISTS (SELECT FROM added);
         ELSE -- TRUNCATE
           UPDATE collection_writes SET writes = writes + 1, records = 0 WHERE name = TG_TABLE_NAME;
-          RETURN NULL;
         END IF;
-        UPDATE collection_writes SET writes = writes + 1, records = records + delta
-          WHERE name = TG_TABLE_NAME AND slot = pg_backend_pid() % 32;
         RETURN NULL;
       END $$;
       ${COLLECTION_NAMES.map(
