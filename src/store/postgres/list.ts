@@ -9,7 +9,7 @@ import { selectList, type TableDef } from './tables';
  * connection is held between batches.
  */
 export class PgLists<T extends { id: number }> {
-  /** The page's first batch (`LIMIT $2 OFFSET $3`) with the total and the version; rows as arrays, the two last columns total and version. */
+  /** The total and the version (first row), then the page's first batch (`LIMIT $2 OFFSET $3`); rows as arrays. */
   private readonly first: Statement;
   /** Up to `$2` records after id `$1`. */
   private readonly after: Statement;
@@ -30,10 +30,13 @@ export class PgLists<T extends { id: number }> {
           || '.' || floor(extract(epoch FROM pg_postmaster_start_time()) * 1000000)::bigint::text
           || '.' || sum(writes)::text AS version
       FROM ${ident(schema)}.collection_writes WHERE name = $1`;
+    // The total and the version once, in a first row of their own (its record columns NULL), then the records.
+    const none = def.columns.map((c) => `, NULL::${c.type}`).join('');
     this.first = prepared(
-      `SELECT p.*, m.total, m.version FROM (${meta}) AS m
-       LEFT JOIN LATERAL (SELECT ${select} FROM ${table} ORDER BY id LIMIT $2 OFFSET $3) AS p ON true
-       ORDER BY p.id`,
+      `SELECT NULL::bigint AS id${none}, m.total, m.version FROM (${meta}) AS m
+       UNION ALL
+       (SELECT ${select}, NULL, NULL FROM ${table} ORDER BY id LIMIT $2 OFFSET $3)
+       ORDER BY id NULLS FIRST`,
       'array',
     );
     this.after = prepared(`SELECT ${select} FROM ${table} WHERE id > $1 ORDER BY id LIMIT $2`);
@@ -49,8 +52,8 @@ export class PgLists<T extends { id: number }> {
     const width = this.fields.length;
     const total = rows[0][width] as number;
     const version = rows[0][width + 1] as string;
-    // An empty page is one row of NULL record columns (the LEFT JOIN keeps the total and the version).
-    const items = rows[0][0] === null ? [] : rows.map((row) => this.record(row));
+    const items: T[] = new Array(rows.length - 1);
+    for (let i = 1; i < rows.length; i += 1) items[i - 1] = this.record(rows[i]);
     const left = wanted - items.length;
     const more = items.length === batch && left > 0 && offset + items.length < total;
     return { items, rest: more ? this.rest(db, items[items.length - 1].id, left) : undefined, total, version };
