@@ -1,3 +1,4 @@
+import { OverloadedError } from '../../src/store/errors';
 import { createPostgresStore } from '../../src/store/postgres';
 import { ident } from '../../src/store/postgres/pool';
 import type { ItemRecord, Store } from '../../src/store/types';
@@ -118,5 +119,18 @@ describePostgres('PostgreSQL store: concurrent creates share transactions', () =
     expect(consecutive(listed.map((item) => item.id))).toBe(true);
     const plain = answers.slice(20).map((r) => (r.body as ItemRecord).id);
     expect(await transactionsOf(schema, plain)).toBeLessThan(30);
+  });
+
+  it('when more creates wait for their group than the queue limit allows, then the extra ones fail at once as busy, create nothing, and the others are stored', async () => {
+    const schema = db.newSchema();
+    const store = await createPostgresStore({ pool: db.shared(), schema, seed: contractSeed(), queueLimit: 5 });
+    stores.push(store);
+    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => store.items.create({ name: `item ${i}` })));
+    const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
+    const made = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+    expect(refused.length).toBeGreaterThan(0);
+    for (const reason of refused) expect(reason).toBeInstanceOf(OverloadedError);
+    expect(made.map((item) => item.id).sort((a, b) => a - b)).toEqual(made.map((_, i) => i + 2));
+    expect((await store.items.list()).total).toBe(1 + made.length);
   });
 });

@@ -13,6 +13,8 @@ export interface Grouping {
   transaction: Writes;
   /** The signal of the request being served. */
   signal: () => AbortSignal | undefined;
+  /** Most creates of one collection waiting for their group; one more fails at once with OverloadedError. */
+  limit: number;
 }
 
 /**
@@ -36,7 +38,7 @@ export class PgCollection<T extends { id: number }> implements Collection<T> {
     grouping?: Grouping,
   ) {
     ({ table: this.table, select: this.select, def: this.def } = statements);
-    if (grouping) this.groups = new CreateGroups(statements.inserts, grouping.transaction, grouping.signal);
+    if (grouping) this.groups = new CreateGroups(statements.inserts, grouping);
   }
 
   list(page?: Page): Promise<ListResult<T>> {

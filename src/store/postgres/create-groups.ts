@@ -1,5 +1,5 @@
-import { StorageUnavailableError } from '../errors';
-import type { Writes } from './collection';
+import { OverloadedError, StorageUnavailableError } from '../errors';
+import type { Grouping } from './collection';
 import type { PgInserts } from './insert';
 import type { Queryable } from './pool';
 
@@ -35,15 +35,16 @@ export class CreateGroups<T extends { id: number }> {
 
   constructor(
     private readonly inserts: PgInserts<T>,
-    /** Runs a group's transaction (with no request's signal: it serves several). */
-    private readonly transaction: Writes,
-    /** The signal of the request being served. */
-    private readonly signal: () => AbortSignal | undefined,
+    private readonly grouping: Grouping,
   ) {}
 
   create(record: object): Promise<T> {
+    // Waiting for a group is waiting for storage: bounded like the wait for a connection (queue.ts).
+    if (this.waiting.length >= this.grouping.limit) {
+      return Promise.reject(new OverloadedError(`Server busy: ${this.waiting.length} creates already wait for storage`));
+    }
     return new Promise<T>((resolve, reject) => {
-      this.waiting.push({ record, resolve, reject, signal: this.signal() });
+      this.waiting.push({ record, resolve, reject, signal: this.grouping.signal() });
       if (!this.running) void this.drain();
     });
   }
@@ -61,7 +62,7 @@ export class CreateGroups<T extends { id: number }> {
   private async commit(fixed?: Member<T>[]): Promise<void> {
     let group = fixed;
     try {
-      const stored = await this.transaction((db: Queryable) => {
+      const stored = await this.grouping.transaction((db: Queryable) => {
         group ??= this.take();
         return group.length ? this.inserts.insert(db, group.map((m) => m.record)) : Promise.resolve([]);
       });

@@ -68,7 +68,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   // A write transaction holds one pooled connection: it waits its turn in the same queue as single statements.
   const transaction: Writes = (work) => queue.run(() => inTransaction(pool, work, { onQuery }), signal());
   // A group of creates serves several requests: no one request's signal takes it out of the queue.
-  const grouping: Grouping = { transaction: (work) => queue.run(() => inTransaction(pool, work, { onQuery })), signal };
+  const grouping: Grouping = { transaction: (work) => queue.run(() => inTransaction(pool, work, { onQuery })), signal, limit: queueLimit };
   const store: Store & { poolStats(): PoolStats } = {
     kind: 'postgres',
     ...repositories(sql, queryRunner(pool, queue, { onQuery, signal }), transaction, grouping),
