@@ -2,6 +2,7 @@ import { OverloadedError, StorageUnavailableError } from '../errors';
 import type { Grouping } from './collection';
 import type { PgInserts } from './insert';
 import type { Queryable } from './pool';
+import { serverAnswered } from './transaction';
 
 /** Most creates one transaction inserts. */
 export const MAX_GROUP = 500;
@@ -14,9 +15,8 @@ interface Member<T> {
   signal?: AbortSignal;
 }
 
-/** The server refused a statement for what it holds (SQLSTATE, not an outage): the rows, not the database, are at fault. */
-const refused = (err: unknown): boolean =>
-  !(err instanceof StorageUnavailableError) && /^[0-9A-Z]{5}$/.test(String((err as { code?: unknown } | null)?.code ?? ''));
+/** The server refused a statement for what it holds (an SQLSTATE, not an outage): the rows, not the database, are at fault. */
+const refused = (err: unknown): boolean => !(err instanceof StorageUnavailableError) && serverAnswered(err);
 
 /**
  * Creates of one collection that share transactions. One group's transaction runs at a time (per
@@ -26,8 +26,9 @@ const refused = (err: unknown): boolean =>
  * answered when its group committed, with its own record or its group's error (every create of a
  * group that did not commit gets that error, an outcome-unknown COMMIT included). A group the server
  * refuses (a bad row) is rolled back and retried as two halves, and so on, so only the bad row fails
- * and the others still share commits. Ids keep the order of answers: a create answered before another was asked has the smaller id
- * (groups commit in turn, in this process under this queue, across processes under the counter row's lock).
+ * and the others still share commits. Ids keep the order of answers: a create answered before another
+ * was asked has the smaller id (groups commit in turn: in this process one after another, across
+ * processes under the counter row's lock).
  */
 export class CreateGroups<T extends { id: number }> {
   private waiting: Member<T>[] = [];

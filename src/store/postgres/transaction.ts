@@ -31,7 +31,7 @@ export const COMMIT_IF_IN_TIME = `DO $$ BEGIN
 END $$; COMMIT`;
 
 /** A server answered with an SQLSTATE: the statement ran and failed, so the transaction did not commit. */
-const serverAnswered = (err: unknown): boolean => /^[0-9A-Z]{5}$/.test(String((err as { code?: unknown } | null)?.code ?? ''));
+export const serverAnswered = (err: unknown): boolean => /^[0-9A-Z]{5}$/.test(String((err as { code?: unknown } | null)?.code ?? ''));
 
 /**
  * Runs `work` as one transaction on one pooled connection, within `budgetMs`.
