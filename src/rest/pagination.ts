@@ -1,7 +1,10 @@
-import type { ListResult, Page } from '../store/types';
+import { readAll, type ListResult, type Page } from '../store/types';
 
-/** A list response: the page's records, `X-Total-Count`, and an RFC 8288 `Link` with next/prev when paginating. */
-export function listResult<T>(path: string, page: Page, result: ListResult<T>) {
+/**
+ * A list response: the page's records (every batch of it, `rest` included), `X-Total-Count`, and an
+ * RFC 8288 `Link` with next/prev when paginating.
+ */
+export async function listResult<T>(path: string, page: Page, result: ListResult<T>) {
   const headers: Record<string, string> = { 'X-Total-Count': String(result.total) };
   const paginating = page.limit !== undefined || page.offset !== undefined;
   if (paginating) {
@@ -19,5 +22,5 @@ export function listResult<T>(path: string, page: Page, result: ListResult<T>) {
     }
     if (links.length) headers.Link = links.join(', ');
   }
-  return { status: 200 as const, headers, body: result.items };
+  return { status: 200 as const, headers, body: await readAll(result) };
 }
