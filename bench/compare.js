@@ -4,7 +4,7 @@
 // an older commit, built with `npx tsc -p tsconfig.build.json`) or a git revision, which is then checked
 // out into a temporary worktree and built. Each workload runs A and B alternately (A B, B A, ...) on
 // the same pinned core and reports the median B/A ratio of req/s and of server CPU time per request.
-// This is how "What each change bought" in BENCHMARKS.md is measured.
+// This is how a change to the service is measured (docs/design.md, "Speed tricks"); it never writes BENCHMARKS.md.
 const { mkdtempSync, readFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');

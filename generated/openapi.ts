@@ -820,8 +820,10 @@ export interface components {
          *     422; while the first request with the key is still running, a 409. Only successful (2xx)
          *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
          *     nothing was created and the same key may be used again. Keys are stored with the data, so they
-         *     hold across instances sharing a database.
-         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         *     hold across instances sharing a database. An empty (or blank) value is the same as no
+         *     `Idempotency-Key` header: the create runs once, unkeyed. No example on purpose: tools that
+         *     exercise a spec (Swagger UI's "Try it out", Dredd, generated collections) send a parameter's
+         *     example with every request, and one fixed key would make the second create with another body a 422.
          */
         IdempotencyKey: string;
         /**
@@ -831,6 +833,7 @@ export interface components {
          *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
          *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
          *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+         *     An empty (or blank) value is the same as no `If-Match` header.
          *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
          *     made-up tag would turn every try into a 412 (or 304).
          */
@@ -840,7 +843,7 @@ export interface components {
          *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
          *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
          *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-         *     (section 13.2.2).
+         *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
          */
         IfNoneMatch: string;
         /**
@@ -916,6 +919,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -925,7 +929,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -957,8 +961,10 @@ export interface operations {
                  *     422; while the first request with the key is still running, a 409. Only successful (2xx)
                  *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
                  *     nothing was created and the same key may be used again. Keys are stored with the data, so they
-                 *     hold across instances sharing a database.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 *     hold across instances sharing a database. An empty (or blank) value is the same as no
+                 *     `Idempotency-Key` header: the create runs once, unkeyed. No example on purpose: tools that
+                 *     exercise a spec (Swagger UI's "Try it out", Dredd, generated collections) send a parameter's
+                 *     example with every request, and one fixed key would make the second create with another body a 422.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -1011,6 +1017,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1020,7 +1027,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1074,6 +1081,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1083,7 +1091,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1147,6 +1155,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1156,7 +1165,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1359,6 +1368,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1368,7 +1378,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1419,8 +1429,10 @@ export interface operations {
                  *     422; while the first request with the key is still running, a 409. Only successful (2xx)
                  *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
                  *     nothing was created and the same key may be used again. Keys are stored with the data, so they
-                 *     hold across instances sharing a database.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 *     hold across instances sharing a database. An empty (or blank) value is the same as no
+                 *     `Idempotency-Key` header: the create runs once, unkeyed. No example on purpose: tools that
+                 *     exercise a spec (Swagger UI's "Try it out", Dredd, generated collections) send a parameter's
+                 *     example with every request, and one fixed key would make the second create with another body a 422.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -1477,6 +1489,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1486,7 +1499,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1539,6 +1552,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1548,7 +1562,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1602,6 +1616,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1611,7 +1626,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1661,6 +1676,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1670,7 +1686,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1724,6 +1740,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1733,7 +1750,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1797,6 +1814,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1806,7 +1824,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1860,6 +1878,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1869,7 +1888,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -1921,8 +1940,10 @@ export interface operations {
                  *     422; while the first request with the key is still running, a 409. Only successful (2xx)
                  *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
                  *     nothing was created and the same key may be used again. Keys are stored with the data, so they
-                 *     hold across instances sharing a database.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 *     hold across instances sharing a database. An empty (or blank) value is the same as no
+                 *     `Idempotency-Key` header: the create runs once, unkeyed. No example on purpose: tools that
+                 *     exercise a spec (Swagger UI's "Try it out", Dredd, generated collections) send a parameter's
+                 *     example with every request, and one fixed key would make the second create with another body a 422.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -1980,6 +2001,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -1989,7 +2011,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -2043,6 +2065,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -2052,7 +2075,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -2111,6 +2134,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -2120,7 +2144,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -2174,6 +2198,7 @@ export interface operations {
                  *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
                  *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
                  *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
                  *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
                  *     made-up tag would turn every try into a 412 (or 304).
                  */
@@ -2183,7 +2208,7 @@ export interface operations {
                  *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
                  *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
                  *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
-                 *     (section 13.2.2).
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
@@ -2235,8 +2260,10 @@ export interface operations {
                  *     422; while the first request with the key is still running, a 409. Only successful (2xx)
                  *     answers are kept, for `IDEMPOTENCY_TTL_MS` (24 h by default); after an error (400, 503, ...)
                  *     nothing was created and the same key may be used again. Keys are stored with the data, so they
-                 *     hold across instances sharing a database.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 *     hold across instances sharing a database. An empty (or blank) value is the same as no
+                 *     `Idempotency-Key` header: the create runs once, unkeyed. No example on purpose: tools that
+                 *     exercise a spec (Swagger UI's "Try it out", Dredd, generated collections) send a parameter's
+                 *     example with every request, and one fixed key would make the second create with another body a 422.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };

@@ -74,7 +74,7 @@ function typecheckAndCompile() {
   return false;
 }
 
-/** One pino-pretty process for the whole session (the service restarts, the printer stays); undefined when it is not installed. */
+/** One pino-pretty process for as long as `npm run dev` runs (the service restarts, the printer stays); undefined when it is not installed. */
 function prettyPrinter() {
   let bin;
   try {

@@ -122,7 +122,7 @@ function rssMiB(pid) {
 }
 
 /**
- * Clients that ask and never read (issue 11): a service of its own with a short write timeout, ~4 MiB of
+ * Clients that ask and never read: a service of its own with a short write timeout, ~4 MiB of
  * books, then NON_READING connections that each send `GET /books` and read nothing. Without a bound, each
  * unsent answer stays in the process (Node has no write timeout): measured 120 MiB -> 1.3 GiB, held until the
  * clients go. Checks that once the service has dealt with them the RSS is back under what it was plus

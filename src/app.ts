@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import express, { type Express, type RequestHandler } from 'express';
@@ -9,10 +10,10 @@ import { graphqlEndpoint } from './graphql/endpoint';
 import { resolvers as defaultResolvers } from './graphql/resolvers';
 import { abortWhenClientGoes } from './http/client-gone';
 import { answerRoute, jsonBody } from './http/edge';
+import { emptyHeadersAbsent } from './http/empty-headers';
 import { errorHandler } from './http/errors';
-import { directDispatch } from './http/perf/direct-dispatch';
+import { installService } from './http/express-app';
 import { expressClasses } from './http/perf/express-classes';
-import { leanJson } from './http/perf/lean-json';
 import { oneLayer } from './http/perf/one-layer';
 import { validatorAfterMatch } from './http/perf/validator-handoff';
 import { idempotencyKeyRule } from './http/idempotency';
@@ -25,6 +26,7 @@ import { HEALTH_PATHS, type Lifecycle } from './ops/health';
 import { createMetrics } from './ops/metrics';
 import { handlers as defaultHandlers } from './rest/handlers';
 import { restRouter } from './rest/registrar';
+import { responseChecks } from './rest/response-check';
 import type { Handlers } from './rest/types';
 import { loadGraphqlSdl, loadOpenApi, projectRoot, type OpenApiDocument } from './spec';
 import { assertContractImplemented } from './startup/contract-check';
@@ -90,13 +92,12 @@ export function createApp({
   // The app's requests and responses are instances of its own classes (src/http/perf/express-classes.ts),
   // whose prototypes become app.request and app.response before anything below reads them.
   expressClasses(app);
-  // JSON answers are written with Node's end (src/http/perf/lean-json.ts).
-  leanJson(app);
 
   // Every step up to and including the REST registrar, in order, runs as one pipeline (src/http/perf/one-layer.ts).
   const steps: RequestHandler[] = [originForm];
   // The request's route, found once; every later step reads it from the request.
-  steps.push(matchRoute(routes), requestContext(logger, metrics));
+  // An empty value of an optional header parameter is its absence (src/http/empty-headers.ts), before anything reads headers.
+  steps.push(matchRoute(routes), emptyHeadersAbsent, requestContext(logger, metrics));
   // Storage with a connection queue (PostgreSQL): a request whose client left stops waiting in it.
   if (store.kind === 'postgres') steps.push(abortWhenClientGoes());
   // Security headers, CORS and the rate limit come before anything else answers; probes and scrapes are never limited.
@@ -105,16 +106,18 @@ export function createApp({
   steps.push(protocolChecks(config));
   // 404, OPTIONS, HEAD, 405 from the route table; the service's own routes are served from here.
   steps.push(answerRoute, jsonBody(config));
-  // The validator checks every request and (in tests) every response; the route table's match spares
-  // it its own route lookup (src/http/perf/validator-handoff.ts).
+  // The validator checks every request; the route table's match spares it its own route lookup
+  // (src/http/perf/validator-handoff.ts). Responses are checked where they are written (src/rest/response-check.ts).
   steps.push(
     ...validatorAfterMatch(OpenApiValidator.middleware({
       apiSpec: structuredClone(openapi) as never,
       validateApiSpec: true,
       validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false },
-      validateResponses: config.validateResponses ? { removeAdditional: false, onError: undefined } : false,
+      validateResponses: false,
       validateSecurity: false,
       ignoreUndocumented: false,
+      // Match the path below the app's mount point (req.url), so the service answers under a prefix too.
+      useRequestUrl: true,
       fileUploader: false,
       $refParser: { mode: 'dereference' },
     }) as RequestHandler[]),
@@ -127,9 +130,13 @@ export function createApp({
       lifecycle,
       healthTimeoutMs: config.healthTimeoutMs,
       idempotencyTtlMs: config.idempotencyTtlMs,
+    }, {
+      check: config.validateResponses ? responseChecks(openapi) : undefined,
+      representation: hash('sha1', `${SERVICE_VERSION}\n${JSON.stringify(openapi)}`, 'base64url'),
     }),
   );
-  // Every request goes straight to that pipeline and the one error handler (src/http/perf/direct-dispatch.ts).
-  directDispatch(app, oneLayer(steps), errorHandler(logger));
+  // The service is the app's last two express layers: its pipeline and its error handler. What a user adds
+  // with app.use or app.get runs before it, error handlers after it (src/http/express-app.ts).
+  installService(app, oneLayer(steps), errorHandler(logger));
   return app;
 }

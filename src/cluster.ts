@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from './logger';
+import { aggregateWorkerMetrics } from './ops/cluster-metrics';
 
 /**
  * The primary process of `WORKERS=<n>` (n > 1): forks n workers that share the listening port
@@ -13,10 +14,14 @@ import type { Logger } from './logger';
  * with no answer, forever. With SCHED_NONE a killed worker takes only the connections it had
  * accepted, and the operating system closes those at once (the client sees a reset, never a hang);
  * connections not yet accepted wait in the kernel's backlog for the other workers.
+ *
+ * A worker's metrics route answers with every worker's metrics, which the primary collects and adds up
+ * (ops/cluster-metrics.ts).
  */
 export function runPrimary(workers: number, logger: Logger): void {
   // Must be set before the first fork; it applies to every worker forked after.
   cluster.schedulingPolicy = cluster.SCHED_NONE;
+  aggregateWorkerMetrics();
   const started = new Set<number>();
   let stopping = false;
   let exitCode = 0;

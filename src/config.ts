@@ -33,6 +33,12 @@ export interface Config {
     compiledCacheSize: number;
     /** Runs of a cached query document with graphql-js before it is compiled. */
     compileAfter: number;
+    /** Most records one result may hold; more is a RESULT_TOO_LARGE error (src/graphql/large-answers.ts). */
+    maxResultItems: number;
+    /** Large answers (over 1000 records) built or written at once; another waits for its turn. */
+    maxLargeAnswers: number;
+    /** Longest wait for a large answer's turn, then 503 with Retry-After. */
+    largeAnswerWaitMs: number;
   };
   /** How long shutdown waits for in-flight requests before closing them. */
   shutdownTimeoutMs: number;
@@ -164,6 +170,9 @@ export function loadConfig(env: Env = process.env): Config {
       documentCacheSize: integer(env, 'GRAPHQL_DOCUMENT_CACHE_SIZE', 500, 0, 100000),
       compiledCacheSize: integer(env, 'GRAPHQL_COMPILED_CACHE_SIZE', 100, 0, 10000),
       compileAfter: integer(env, 'GRAPHQL_COMPILE_AFTER', 1, 0, 1000000),
+      maxResultItems: integer(env, 'GRAPHQL_MAX_RESULT_ITEMS', 20000, 1, 10000000),
+      maxLargeAnswers: integer(env, 'GRAPHQL_MAX_LARGE_ANSWERS', 4, 1, 10000),
+      largeAnswerWaitMs: integer(env, 'GRAPHQL_LARGE_ANSWER_WAIT_MS', 2000, 0, 600000),
     },
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10000, 0, 600000),
     workers: integer(env, 'WORKERS', 1, 1, 64),

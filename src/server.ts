@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
 // The rest (express, graphql, the store) is loaded inside main(), after the signal handlers are
@@ -8,8 +9,8 @@ import { createLogger } from './logger';
 /** Reads the settings, builds the dependencies, listens, and shuts down cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   // Installed first, before anything is logged or loaded: a SIGTERM/SIGINT that arrives while the
-  // service is still starting is kept and honoured (a clean exit 0) as soon as there is something
-  // to stop, instead of killing the process.
+  // service is still starting is kept, instead of killing the process, and honoured right before it
+  // would listen (a clean exit 0, never `listening`).
   let stop: ((signal: string) => void) | undefined;
   let requested: string | undefined;
   const onSignal = (signal: string) => (stop ? stop(signal) : (requested ??= signal));
@@ -40,16 +41,22 @@ async function main(): Promise<void> {
     import('./http/http-server.js'),
   ]);
   const store = await createStore(config, logger);
-  if (requested) {
-    await store.close();
-    logger.info({ signal: requested }, 'stopped before listening');
-    process.exit(0);
-  }
   // Read by /health/ready: 503 `draining` from the first SIGTERM/SIGINT on.
   const lifecycle = { draining: false };
   const app = createApp({ store, config, logger, lifecycle });
   // Header size, header/request/keep-alive timeouts and the connection cap come from the settings.
   const server: Server = createHttpServer(app, config);
+  // A signal's handler runs when the event loop polls for I/O, and start-up may not have let it since
+  // the signal came (on Node 24 loading the modules does not yield, createApp never does, a memory
+  // store opens without I/O). Two turns: when start-up goes on from an I/O callback, the first ends
+  // the loop's current round without polling again; the second comes after a poll.
+  await nextTurn();
+  await nextTurn();
+  if (requested) {
+    await store.close();
+    logger.info({ signal: requested }, 'stopped before listening');
+    process.exit(0);
+  }
   server.listen({ port: config.port, host: config.host });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

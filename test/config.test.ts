@@ -102,12 +102,12 @@ describe('every setting is documented', () => {
   // The variable names src/config.ts reads: integer(env, 'NAME', ...), bool(env, 'NAME', ...), env.NAME.
   const settings = [...read('src/config.ts').matchAll(/env, '([A-Z_]+)'|env\.([A-Z_]+)/g)].map((m) => m[1] ?? m[2]);
 
-  it('when src/config.ts reads a variable, then .env.example sets it and the README settings table lists it', () => {
+  it('when src/config.ts reads a variable, then .env.example sets it and a table of docs/settings.md lists it', () => {
     expect(settings.length).toBeGreaterThan(20);
     const example = new Set([...read('.env.example').matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]));
-    const readme = read('README.md');
+    const docs = read('docs/settings.md');
     for (const name of new Set(settings)) {
-      expect({ name, inEnvExample: example.has(name), inReadme: readme.includes(`| \`${name}\` |`) }).toEqual({ name, inEnvExample: true, inReadme: true });
+      expect({ name, inEnvExample: example.has(name), inSettingsDoc: docs.includes(`| \`${name}\` |`) }).toEqual({ name, inEnvExample: true, inSettingsDoc: true });
     }
   });
 });

@@ -1,7 +1,7 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import path from 'node:path';
-import { projectRoot, startService } from './support/server-process';
+import { projectRoot, spawnService, startService } from './support/server-process';
 
 describe('the service process (dist/src/server.js)', () => {
   it('when started with PORT, then it serves /health on that port and logs one JSON line per request', async () => {
@@ -51,24 +51,18 @@ describe('the service process (dist/src/server.js)', () => {
     expect(service.output()).toMatch(/"msg":"stopped"/);
   });
 
-  it('when it gets SIGTERM while still starting, then it exits 0', async () => {
-    const child = spawn(process.execPath, [path.join(projectRoot, 'dist/src/server.js')], {
-      cwd: projectRoot,
-      env: { ...process.env, PORT: '0', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    let output = '';
+  it('when it gets SIGTERM while still starting, then it stops before listening and exits 0', async () => {
+    const service = spawnService({ PORT: '0' });
     // The signal goes as soon as the first log line says it is starting: before it listens.
     await new Promise<void>((resolve) =>
-      child.stdout!.on('data', (chunk) => {
-        output += chunk;
-        if (output.includes('"msg":"starting"')) resolve();
+      service.child.stdout!.on('data', () => {
+        if (service.output().includes('"msg":"starting"')) resolve();
       }),
     );
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(output).not.toContain('"msg":"listening"');
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+    expect(service.output()).toContain('"msg":"stopped before listening"');
+    expect(service.output()).not.toContain('"msg":"listening"');
   });
 
   it('when it gets SIGINT, then it exits 0', async () => {
@@ -95,5 +89,35 @@ describe('the service process (dist/src/server.js)', () => {
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(name === 'SEED' ? 'seed' : name);
+  });
+});
+
+describe('a signal while the service starts (held at one step of start-up: test/support/hold-start.js)', () => {
+  const holdStart = ['--require', path.join(projectRoot, 'test/support/hold-start.js')];
+
+  it.each([
+    ['SIGTERM', 'createStore'],
+    ['SIGTERM', 'createApp'],
+    ['SIGINT', 'createApp'],
+    ['SIGTERM', 'createHttpServer'],
+  ] as const)('when %s arrives during %s, then it stops before listening and exits 0', async (signal, step) => {
+    const service = spawnService({ PORT: '0' }, holdStart);
+    const held: string[] = [];
+    let pending = '';
+    service.child.stderr!.on('data', (chunk) => {
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = lines.pop()!;
+      for (const line of lines.filter((text) => text.startsWith('held: '))) {
+        held.push(line.slice('held: '.length));
+        // kill() returns once the signal is pending in the held process; only then does it go on.
+        if (held.at(-1) === step) service.child.kill(signal);
+        service.child.stdin!.write('.');
+      }
+    });
+    expect(await service.exited).toBe(0);
+    expect(held).toContain(step);
+    expect(service.output()).toContain(`"signal":"${signal}","msg":"stopped before listening"`);
+    expect(service.output()).not.toContain('"msg":"listening"');
   });
 });

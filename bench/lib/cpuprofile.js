@@ -11,7 +11,8 @@ function area(url, functionName) {
   if (pkg) return pkg[1];
   if (url.startsWith('node:')) return 'node:' + url.slice(5).split('/').slice(0, 2).join('/');
   const file = url.replace(/^file:\/\//, '');
-  return file.startsWith(ROOT) ? path.relative(ROOT, file) : file;
+  // A file outside the project is named by its last two parts: a summary never carries a machine's paths.
+  return file.startsWith(ROOT) ? path.relative(ROOT, file) : file.split('/').slice(-2).join('/');
 }
 
 /** `skipMs`: samples in the first skipMs of the profile (start-up, warm-up) are left out. */

@@ -28,8 +28,12 @@ function runLoad({ url, request, connections, duration, cpu, mix, graphql }) {
   });
 }
 
-/** One request with fetch, to check a server answers a workload correctly before it is measured. */
-async function probe(url, request) {
+/**
+ * One request with fetch, to check a server answers a workload correctly before it is measured: a 2xx, a
+ * GraphQL answer with data and no errors, and, when `expectItems` is given, a JSON array of that length.
+ * Returns what is wrong, or undefined.
+ */
+async function probe(url, request, expectItems) {
   const res = await fetch(url + request.path, { method: request.method, headers: request.headers, body: request.body });
   const text = await res.text();
   if (res.status < 200 || res.status > 299) return `HTTP ${res.status}: ${text.slice(0, 120)}`;
@@ -40,6 +44,15 @@ async function probe(url, request) {
     } catch {
       return `not JSON: ${text.slice(0, 80)}`;
     }
+  }
+  if (expectItems !== undefined) {
+    let items;
+    try {
+      items = JSON.parse(text);
+    } catch {
+      return `not JSON: ${text.slice(0, 80)}`;
+    }
+    if (!Array.isArray(items) || items.length !== expectItems) return `expected an array of ${expectItems} records, got ${Array.isArray(items) ? items.length : typeof items}`;
   }
   return undefined;
 }

@@ -5,18 +5,19 @@ const { mkdtempSync, readFileSync } = require('node:fs');
 const path = require('node:path');
 const { startServer, newestFile } = require('./servers');
 const { runLoad } = require('./measure');
+const { requestFor } = require('./workloads');
 const { summarise } = require('./cpuprofile');
 
-async function profileWorkload(workload, { tmp, seedFiles, cpus, connections, seconds, warmup, kind = 'service' }) {
+async function profileWorkload(workload, { tmp, seedFile, cpus, connections, seconds, warmup, kind = 'service' }) {
   const dir = mkdtempSync(path.join(tmp, `prof-${kind}-${workload.id}-`));
   const started = Date.now();
-  const server = await startServer(kind, { seedFile: seedFiles[workload.subject.seed], cpu: cpus?.server, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+  const server = await startServer(kind, { seedFile, cpu: cpus?.server, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
   let skipMs = 0;
   try {
     // Start-up and a warm-up run (JIT) are left out of the summary; the profile file keeps them.
-    await runLoad({ url: server.url, request: workload.request, connections, duration: warmup, cpu: cpus?.load });
+    await runLoad({ url: server.url, request: requestFor(workload, kind), connections, duration: warmup, cpu: cpus?.load });
     skipMs = Date.now() - started;
-    await runLoad({ url: server.url, request: workload.request, connections, duration: seconds, cpu: cpus?.load });
+    await runLoad({ url: server.url, request: requestFor(workload, kind), connections, duration: seconds, cpu: cpus?.load });
   } finally {
     await server.stop();
   }

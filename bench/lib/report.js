@@ -1,157 +1,70 @@
 'use strict';
-// Renders BENCHMARKS.md from one run's results.
-const { existsSync, readFileSync } = require('node:fs');
+// Renders BENCHMARKS.md whole from one run's results: bench/page-template.md, filled with the run, the
+// machine and versions, and each section's own rendering (or why it did not run).
+const { readFileSync } = require('node:fs');
 const path = require('node:path');
-const { check, CONTRACT_FIRST_PEERS, MEMORY_TARGET } = require('./targets');
+const { KINDS } = require('./servers');
 
-const ANALYSIS = path.join(__dirname, '..', 'where-the-time-goes.md');
-// Hand-written: what each contract-first peer does per request, and the service-versus-glue profile.
-const PEERS_NOTES = path.join(__dirname, '..', 'contract-first-peers.md');
-const readNotes = (file) => (existsSync(file) ? readFileSync(file, 'utf8').trim() : '');
-const x = (v, d = 2) => (Number.isFinite(v) ? `${v.toFixed(d)}×` : 'n/a');
-const n0 = (v) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : 'n/a');
-const mb = (b) => `${(b / 1024 / 1024).toFixed(1)} MB`;
-const verdict = (met) => (met === undefined ? '' : met ? 'yes' : '**no**');
+const TEMPLATE = path.join(__dirname, '..', 'page-template.md');
 
-function comparisonTable(rows) {
-  const out = [
-    '| Workload | Peer | Median ratio (service / peer) | Spread min–max | IQR | Service req/s | Peer req/s | Target | Met |',
-    '|---|---|---|---|---|---|---|---|---|',
+function runText(run) {
+  const o = run.options;
+  return [
+    `- Command: \`${run.command}\``,
+    `- Code: commit \`${run.code.commit}\`${run.code.changed ? ', with uncommitted changes to the code measured' : ''}; \`npm run build\` before the run`,
+    `- Mode: ${o.mode}: ${o.rounds} rounds × ${o.duration} s per server and workload, after a ${o.warmup} s warm-up each; ${o.connections} connections`,
+    `- Pinning: ${run.pinning}`,
+    `- Started ${run.startedAt}, finished ${run.finishedAt}; load average (1, 5, 15 min) ${run.loadAverage.start} at the start, ${run.loadAverage.end} at the end`,
+  ].join('\n');
+}
+
+function machineText(run) {
+  const m = run.machine;
+  const v = run.versions;
+  const service = KINDS.service.packages.map((p) => `${p} ${v.packages[p]}`).join(', ');
+  return [
+    `- CPU: ${m.cpu}, ${m.cores} cores (${m.arch}); memory ${(m.memoryBytes / 1024 ** 3).toFixed(1)} GiB`,
+    `- OS: ${m.os}`,
+    `- Node ${v.node}`,
+    `- This service ${v.service} (${service})`,
+    `- Load generator: autocannon ${v.packages.autocannon}`,
+    '- Each peer\'s packages and versions are listed under the table it appears in.',
+  ].join('\n');
+}
+
+/**
+ * The page. `sections` are the section modules in page order; `results` is what bench/run.js saved:
+ * `{ run, sections: { [id]: results } }`, a section's results being `{ skipped }` when it did not run.
+ */
+function renderPage(sections, results) {
+  const skipped = sections.filter((s) => !results.sections[s.id] || results.sections[s.id].skipped);
+  const failedRows = sections.flatMap((s) => results.sections[s.id]?.rows?.filter((r) => r.failed) ?? []);
+  const o = results.run.options;
+  const partial = [
+    ...(o.only ? [`only the workloads ${o.only.join(', ')} (--only)`] : []),
+    ...(o.peers ? [`only the peers ${o.peers.join(', ')} (--peers)`] : []),
+    ...skipped.map((s) => `"${s.title}" not run: ${results.sections[s.id]?.skipped ?? 'not in this run'}`),
+    ...(failedRows.length ? [`${failedRows.length} row(s) not measured (see their tables)`] : []),
   ];
-  for (const r of rows) {
-    if (r.failed) {
-      out.push(`| ${r.title} | ${r.peerLabel} | — | — | — | — | — | ${check({ ...r, ratio: { median: NaN } }).text} | not measured: ${r.failed} |`);
-      continue;
-    }
-    const t = check(r);
-    const s = r.ratio;
-    out.push(`| ${r.title} | ${r.peerLabel} | **${x(s.median)}** | ${x(s.min)} – ${x(s.max)} | ${x(s.q1)} – ${x(s.q3)} | ${n0(r.subjectRps.median)} | ${n0(r.peerRps.median)} | ${t.text} | ${verdict(t.met)} |`);
-  }
-  return out.join('\n');
+  const body = sections.map((s) => {
+    const r = results.sections[s.id];
+    return `## ${s.title}\n\n${!r || r.skipped ? `_Not run: ${r?.skipped ?? 'this section was not in the run'}._` : s.render(r).trim()}`;
+  });
+  const fill = {
+    partial: partial.length ? `\n**This run is partial**: ${partial.join('; ')}. Regenerate the page with a full \`npm run bench\`.\n` : '',
+    run: runText(results.run),
+    machine: machineText(results.run),
+    sections: body.join('\n\n'),
+  };
+  return readFileSync(TEMPLATE, 'utf8')
+    .replace(/\{\{(\w+)\}\}/g, (_, name) => fill[name])
+    .replace(/\n{3,}/g, '\n\n');
 }
 
-function scalingTable(rows) {
-  const out = [
-    '| Workload | Records ratio | req/s large / small (median, spread) | Time per request grows | Large req/s | Small req/s | Target | Met |',
-    '|---|---|---|---|---|---|---|---|',
-  ];
-  for (const r of rows) {
-    if (r.failed) {
-      out.push(`| ${r.title} | ${r.scaling.records}× | — | — | — | — | — | not measured: ${r.failed} |`);
-      continue;
-    }
-    const t = check(r);
-    out.push(`| ${r.title} | ${r.scaling.records}× | ${x(r.ratio.median, 3)} (${x(r.ratio.min, 3)} – ${x(r.ratio.max, 3)}) | ${x(1 / r.ratio.median)} | ${n0(r.subjectRps.median)} | ${n0(r.peerRps.median)} | ${t.text} | ${verdict(t.met)} |`);
-  }
-  return out.join('\n');
-}
+/** Whether every section ran and every row was measured (a page worth committing). */
+const isComplete = (sections, results) =>
+  !results.run.options.only &&
+  !results.run.options.peers &&
+  sections.every((s) => results.sections[s.id] && !results.sections[s.id].skipped && !results.sections[s.id].rows?.some((r) => r.failed));
 
-function profileSection(profiles) {
-  if (!profiles?.length) return '_Profiling was skipped in this run (`--no-profile`)._';
-  const parts = [];
-  for (const p of profiles) {
-    if (p.failed) {
-      parts.push(`#### ${p.title}\n\nNot profiled: ${p.failed}`);
-      continue;
-    }
-    const s = p.summary;
-    const pct = (v) => `${(v * 100).toFixed(1)}%`;
-    const fn = s.functions.slice(0, 12).map((f) => `| ${pct(f.share)} | \`${f.name}\` |`);
-    const areas = s.areasInclusive.slice(0, 12).map((f) => `| ${pct(f.share)} | ${pct(s.areasSelf.find((a) => a.name === f.name)?.share ?? 0)} | \`${f.name}\` |`);
-    parts.push(
-      [
-        `#### ${p.title} (${n0(s.busyMs)} ms busy CPU sampled)`,
-        '',
-        '| Self time | Function (area:line) |',
-        '|---|---|',
-        ...fn,
-        '',
-        '| Inclusive (on stack) | Self | Area |',
-        '|---|---|---|',
-        ...areas,
-      ].join('\n'),
-    );
-  }
-  return parts.join('\n\n');
-}
-
-/** The "Contract-first peers" section: its table and the notes beside it (also spliced in alone by bench/run.js --section). */
-function contractFirstSection(res) {
-  const rows = res.rows.filter((r) => !r.scaling && CONTRACT_FIRST_PEERS.includes(r.peer));
-  const table = rows.length ? comparisonTable(rows) : '_No contract-first peer was measured in this run._';
-  return `## Contract-first peers
-
-Run: ${res.finishedAt} · ${res.settings.rounds} rounds × ${res.settings.duration} s per server, alternating; median of the per-round ratios (service / peer).
-Versions: ${['fastify', 'fastify-openapi-glue', 'mercurius', '@fastify/helmet'].map((k) => `${k} ${res.versions[k] ?? 'n/a'}`).join(' · ')}.
-
-${table}
-
-${readNotes(PEERS_NOTES)}`;
-}
-
-function render(res) {
-  const comparisons = res.rows.filter((r) => !r.scaling && !CONTRACT_FIRST_PEERS.includes(r.peer));
-  const scaling = res.rows.filter((r) => r.scaling);
-  const m = res.memory;
-  const memory = m
-    ? m.failed
-      ? `Not measured: ${m.failed}`
-      : [
-          '| RSS after warm-up (idle) | RSS after mixed load (idle) | Peak RSS seen | Growth | Target | Met |',
-          '|---|---|---|---|---|---|',
-          `| ${mb(m.idleBytes)} | ${mb(m.afterBytes)} | ${mb(m.peakBytes)} | **${x(m.growth)}** | ≤ ${MEMORY_TARGET}× | ${verdict(m.growth <= MEMORY_TARGET)} |`,
-          '',
-          `Warm-up ${m.warmupSeconds} s, then ${m.loadSeconds} s of mixed load (${m.totalRequests.toLocaleString('en-US')} requests: ${m.mix}), RSS read from /proc 2 s after each phase.`,
-        ].join('\n')
-    : '_Skipped in this run (`--no-memory`)._';
-  const analysis = readNotes(ANALYSIS);
-  return `# Benchmarks
-
-Regenerated by \`npm run bench\` (\`npm run bench -- --quick\` for a smoke run; \`node bench/run.js --help\` for the options).
-This is a measurement, not a test: nothing in CI asserts speed. Absolute req/s on shared machines drift, so each
-pair of servers is measured alternately (A B A B …) and the table reports the **median of the per-round ratios**
-with its spread. Ratios are this service / peer: above 1× means the service is faster.
-
-Run: ${res.finishedAt} · mode: ${res.settings.mode} · ${res.settings.rounds} rounds × ${res.settings.duration} s per server per workload
-(after a ${res.settings.warmup} s warm-up each), ${res.settings.connections} connections, pipelining 1, autocannon in a separate process.
-
-## Machine and versions
-
-- CPU: ${res.machine.cpu} × ${res.machine.cores} cores; ${res.machine.os}; Node ${res.machine.node}
-- Pinning: ${res.settings.pinning}
-- Load average (1/5/15 min) at start: ${res.loadAverage.start}; at end: ${res.loadAverage.end}. Other work on the machine
-  (other test suites) competes for the same cores, so absolute req/s are only for reference; compare the ratios.
-- ${Object.entries(res.versions).map(([k, v]) => `${k} ${v}`).join(' · ')}
-- This service: \`NODE_ENV=production node dist/src/server.js\` (as \`npm start\`), default settings, \`LOG_LEVEL=info\` with stdout
-  to /dev/null (request logging on, request validation on, security headers on), seeded with \`SEED=<generated file>\`.
-  Peers: \`bench/servers/*.js\` on the same seed file, also with \`NODE_ENV=production\`. Two of them are given the
-  service's engine tricks, to show what those buy: *express 5 route + app classes* is the plain express route on a
-  server that builds requests with express's prototypes (\`APP_CLASSES=1\`), and *GraphQL Yoga + graphql-jit* is Yoga
-  with envelop's graphql-jit plugin (\`YOGA_JIT=1\`). Builds of the service are compared with \`node bench/compare.js A B\`.
-
-## Service versus peers
-
-${comparisonTable(comparisons)}
-
-${contractFirstSection(res)}
-
-## Scaling (the service against itself)
-
-${scalingTable(scaling)}
-
-## Memory (this service)
-
-${memory}
-
-## Where the time goes
-
-Profiles: \`node --cpu-prof\` on the service under load (${res.settings.profileSeconds} s each), summed by \`bench/cpuprofile-top.js\`
-(self time = the function itself; inclusive = the area is anywhere on the stack; shares of busy CPU, idle excluded).
-
-${profileSection(res.profiles)}
-
-${analysis}
-`;
-}
-
-module.exports = { render, contractFirstSection };
+module.exports = { renderPage, isComplete };

@@ -6,7 +6,10 @@ const path = require('node:path');
 const DEFAULT_SEED = path.join(__dirname, '..', '..', 'seed', 'default.json');
 const WORDS = ['River', 'Stone', 'Glass', 'Winter', 'Garden', 'Signal', 'Harbor', 'Engine', 'Lantern', 'Orchard'];
 
-function makeSeed(bookCount, { users = 20, postsPerUser = 5, commentsPerPost = 3 } = {}) {
+/** The user/post/comment graph of every generated seed (the GraphQL workloads' data). */
+const GRAPH = { users: 20, postsPerUser: 5, commentsPerPost: 3 };
+
+function makeSeed(bookCount, { users, postsPerUser, commentsPerPost } = GRAPH) {
   const base = JSON.parse(readFileSync(DEFAULT_SEED, 'utf8'));
   const books = [];
   for (let id = 1; id <= bookCount; id += 1) {
@@ -29,11 +32,11 @@ function makeSeed(bookCount, { users = 20, postsPerUser = 5, commentsPerPost = 3
   return { ...base, books, users: userList, posts, comments };
 }
 
-/** Writes the seed for `bookCount` books into `dir` (once) and returns its path. */
+/** Writes the seed for `bookCount` books into `dir` and returns its path. */
 function seedFile(dir, bookCount) {
   const file = path.join(dir, `seed-${bookCount}-books.json`);
   writeFileSync(file, JSON.stringify(makeSeed(bookCount)));
   return file;
 }
 
-module.exports = { makeSeed, seedFile };
+module.exports = { makeSeed, seedFile, GRAPH };

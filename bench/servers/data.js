@@ -9,19 +9,23 @@ function loadRecords(seedFile) {
   const books = toMap(seed.books);
   const tasks = toMap(seed.tasks);
   let lastBookId = Math.max(0, ...books.keys());
+  // The books in id order, kept between writes, so a page costs its own size (as in the service's store).
+  let ordered;
+  const inOrder = () => (ordered ??= [...books.values()]);
   return {
     getBook: (id) => books.get(id),
-    listBooks: (limit, offset = 0) => {
-      const all = [...books.values()];
-      return limit === undefined ? all : all.slice(offset, offset + limit);
-    },
+    listBooks: (limit, offset = 0) => (limit === undefined && offset === 0 ? inOrder() : inOrder().slice(offset, limit === undefined ? undefined : offset + limit)),
     createBook: (body) => {
       lastBookId += 1;
       const book = { id: lastBookId, title: body.title, pages: body.pages ?? 0 };
       books.set(book.id, book);
+      ordered = undefined;
       return book;
     },
-    deleteBook: (id) => books.delete(id),
+    deleteBook: (id) => {
+      ordered = undefined;
+      return books.delete(id);
+    },
     updateTask: (id, body) => {
       const task = tasks.get(id);
       if (!task) return undefined;

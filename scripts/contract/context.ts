@@ -1,13 +1,13 @@
 import { send, type HttpRequest, type HttpResponse } from './http';
 import type { Reporter } from './reporter';
-import type { SchemaValidator } from './schema-validator';
+import type { SpecSchemas } from '../../src/spec-schemas';
 import type { Operation, PathDoc, SpecModel } from './spec-model';
 
 /** Everything a group of checks needs: where the service is, what the spec says, where to report. */
 export interface KitContext {
   baseUrl: string;
   spec: SpecModel;
-  validator: SchemaValidator;
+  validator: SpecSchemas;
   reporter: Reporter;
   /** Prints a line that is not a check (notes on what could not be exercised). */
   note: (line: string) => void;

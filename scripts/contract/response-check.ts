@@ -1,6 +1,6 @@
 import type { HttpResponse } from './http';
 import { CheckFailure, expect } from './reporter';
-import type { SchemaValidator } from './schema-validator';
+import type { SpecSchemas } from '../../src/spec-schemas';
 import { documentedResponse, mediaSchemaPointer, type Operation, type ResponseDoc } from './spec-model';
 
 /** What a check expects beyond "the response is one the spec documents". */
@@ -29,7 +29,7 @@ function headerValue(raw: string): unknown {
 }
 
 /** Checks a response body and media type against one documented response object. */
-export function checkAgainstDoc(validator: SchemaValidator, doc: ResponseDoc, res: HttpResponse, label: string): unknown {
+export function checkAgainstDoc(validator: SpecSchemas, doc: ResponseDoc, res: HttpResponse, label: string): unknown {
   const medias = Object.keys(doc.content);
   if (medias.length === 0) {
     expect(res.text === '', `${label}: the spec documents no body, got ${JSON.stringify(res.text.slice(0, 80))}`);
@@ -62,7 +62,7 @@ export function checkAgainstDoc(validator: SchemaValidator, doc: ResponseDoc, re
  * the media type, body and documented headers match that response's declaration. Returns the body.
  */
 export function checkResponse(
-  validator: SchemaValidator,
+  validator: SpecSchemas,
   op: Operation,
   res: HttpResponse,
   expectation: Expectation = {},

@@ -6,7 +6,7 @@ import { Reporter } from './reporter';
 import { runConventionChecks } from './rest-conventions';
 import { runExampleChecks } from './rest-examples';
 import { runNegativeChecks } from './rest-negative';
-import { SchemaValidator } from './schema-validator';
+import { SpecSchemas } from '../../src/spec-schemas';
 import { SpecModel } from './spec-model';
 
 export interface KitOptions {
@@ -34,7 +34,7 @@ export async function runContractKit(options: KitOptions): Promise<KitResult> {
     const ctx: KitContext = {
       baseUrl: options.baseUrl,
       spec,
-      validator: new SchemaValidator(spec.doc),
+      validator: new SpecSchemas(spec.doc, { allErrors: true }),
       reporter,
       note: options.write,
       send: makeSender(options.baseUrl),

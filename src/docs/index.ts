@@ -1,15 +1,43 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import { stringify } from 'yaml';
 import { notFound } from '../http/errors';
+import { JSON_TYPE, sendText, TEXT_TYPE } from '../http/send';
 import type { OwnRoute } from '../http/routes';
 import { loadGraphqlSdl, openapiPath, type OpenApiDocument } from '../spec';
 import { docAssets, publicDir } from './assets';
 import { setCommonHeaders, setPageHeaders } from './headers';
 
-function sendPage(res: Response, file: string): void {
-  setPageHeaders(res);
-  res.type('text/html; charset=utf-8').sendFile(path.join(publicDir, file));
+/**
+ * An HTML page of the docs, read once: each answer fills in where the service is mounted (`{{base}}`: '' at
+ * the root, `/api` when an app mounts it there), so its assets, its spec and its endpoint carry the prefix.
+ */
+function page(file: string): (req: Request, res: Response) => void {
+  const html = readFileSync(path.join(publicDir, file), 'utf8');
+  return (req, res) => {
+    setPageHeaders(res);
+    sendText(res, 200, 'text/html; charset=utf-8', html.replaceAll('{{base}}', escapeHtml(req.baseUrl)));
+  };
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * A spec file's text, as served under a mount path: the document's `servers` then name that path, so a
+ * client (Swagger UI's "Try it out", a generated client) calls the operations where they are. At the root
+ * the file is served exactly as written. Kept per mount path (an app has one or a few).
+ */
+function specText(openapi: OpenApiDocument, root: string, render: (doc: OpenApiDocument) => string): (base: string) => string {
+  const byBase = new Map<string, string>([['', root]]);
+  return (base) => {
+    let text = byBase.get(base);
+    if (text === undefined) {
+      const servers = [{ url: base, description: 'This service' }];
+      byBase.set(base, (text = render({ ...openapi, servers })));
+    }
+    return text;
+  };
 }
 
 const ASSETS = '/docs/assets/';
@@ -23,17 +51,19 @@ const METHODS = ['GET', 'HEAD'];
  * - `/openapi.yaml`, `/openapi.json`, `/schema.graphql`: the sources of truth.
  */
 export function docsRoutes(openapi: OpenApiDocument): OwnRoute[] {
-  const yamlText = readFileSync(openapiPath, 'utf8');
-  const jsonText = JSON.stringify(openapi, null, 2);
+  const toJson = (doc: OpenApiDocument) => JSON.stringify(doc, null, 2);
+  const yamlText = specText(openapi, readFileSync(openapiPath, 'utf8'), (doc) => stringify(doc));
+  const jsonText = specText(openapi, toJson(openapi), toJson);
   const sdl = loadGraphqlSdl();
   const assets = docAssets();
-  const text = (media: string, body: string): RequestHandler => (_req, res) => {
+  const text = (media: string, body: (base: string) => string): RequestHandler => (req, res) => {
     setCommonHeaders(res);
-    res.type(media).send(body);
+    sendText(res, 200, media, body(req.baseUrl));
   };
   const route = (path: string, handler: RequestHandler): OwnRoute => ({ path, methods: METHODS, label: 'docs', handler });
+  const docsPage = page('docs.html');
   return [
-    route('/docs', (_req, res) => sendPage(res, 'docs.html')),
+    route('/docs', docsPage),
     // Everything below /docs/ is the docs' own: the assets, and a 404 for any other name.
     route('/docs/', (req, res, next) => {
       const file = req.path.startsWith(ASSETS) ? assets.get(req.path.slice(ASSETS.length).replace(/\/$/, '')) : undefined;
@@ -42,9 +72,9 @@ export function docsRoutes(openapi: OpenApiDocument): OwnRoute[] {
       res.sendFile(file, { maxAge: '1h', dotfiles: 'deny' });
     }),
     route('/openapi.yaml', text('application/yaml; charset=utf-8', yamlText)),
-    route('/openapi.json', text('application/json; charset=utf-8', jsonText)),
+    route('/openapi.json', text(JSON_TYPE, jsonText)),
     // No media type is registered for GraphQL SDL; it is served as the UTF-8 text it is.
-    route('/schema.graphql', text('text/plain; charset=utf-8', sdl)),
+    route('/schema.graphql', text(TEXT_TYPE, () => sdl)),
   ];
 }
 
@@ -56,10 +86,11 @@ const GRAPHQL_MEDIA = ['application/graphql-response+json', 'application/json', 
  * Every other /graphql request passes on to the GraphQL handler: app.ts runs this first in the /graphql route.
  */
 export function graphiqlPage(): RequestHandler {
+  const graphiql = page('graphiql.html');
   return (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const query = req.query as Record<string, unknown>;
     if (query.query !== undefined || req.accepts(GRAPHQL_MEDIA) !== 'text/html') return next();
-    sendPage(res, 'graphiql.html');
+    graphiql(req, res);
   };
 }

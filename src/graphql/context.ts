@@ -1,5 +1,6 @@
 import type { Logger } from '../logger';
 import type { Store } from '../store/types';
+import type { ResultBudget } from './large-answers';
 import { createLoaders, type Loaders } from './loaders';
 
 /**
@@ -12,8 +13,10 @@ export type GraphQLContext = {
   /** The request's logger: its lines carry the request's `requestId`. */
   logger: Logger;
   loaders: Loaders;
+  /** What the result holds so far: lists count their records into it (src/graphql/large-answers.ts). */
+  budget: ResultBudget;
 };
 
-export function createContext(store: Store, logger: Logger): GraphQLContext {
-  return { store, logger, loaders: createLoaders(store) };
+export function createContext(store: Store, logger: Logger, budget: ResultBudget): GraphQLContext {
+  return { store, logger, loaders: createLoaders(store, budget), budget };
 }

@@ -1,21 +1,25 @@
 import type { Request, RequestHandler } from 'express';
-import { getOperationAST, type ExecutionResult, type GraphQLError } from 'graphql';
+import { getOperationAST, type ExecutionResult, type GraphQLError, type OperationDefinitionNode } from 'graphql';
 import { createHandler, type Handler, type Request as GraphqlHttpRequest, type RequestParams, type Response as GraphqlHttpResponse } from 'graphql-http';
 import type { Resolvers } from '../../generated/graphql';
 import type { Config } from '../config';
 import { IDEMPOTENCY_KEY, type KeyRule } from '../http/idempotency';
+import { operationMethod } from '../http/routes';
 import type { Logger } from '../logger';
 import { NO_GRAPHQL_METRICS, type GraphqlMetrics, type RefusalReason } from '../ops/metrics';
 import type { Store } from '../store/types';
 import { createContext, type GraphQLContext } from './context';
 import { documentPreparer } from './document-cache';
 import { createExecutor } from './execution';
+import { writeJsonValue } from '../http/json-stream';
+import { sendText } from '../http/send';
 import { idempotentMutations } from './idempotent-mutations';
+import { LargeAnswers, LargeAnswersBusy, type ResultBudget } from './large-answers';
 import { aliasLimit, depthLimit } from './limits';
-import { errorMasking } from './masking';
+import { BUSY_MESSAGE, errorMasking } from './masking';
 import { plainResult } from './plain-result';
 import { buildSchema } from './schema';
-import { requestParamsReader, transportError, withTransportBody } from './transport';
+import { codedError, requestParamsReader, transportError, withTransportBody } from './transport';
 
 export interface GraphqlEndpointDeps {
   store: Store;
@@ -27,6 +31,12 @@ export interface GraphqlEndpointDeps {
   metrics?: GraphqlMetrics;
   /** Which Idempotency-Key values a keyed mutation takes: openapi.yaml's rule (src/http/idempotency.ts). */
   idempotencyKey: KeyRule;
+}
+
+/** A POST's Idempotency-Key; a blank one is no key, as for REST's optional header parameters (src/http/empty-headers.ts). */
+function keyOf(req: Request): string | undefined {
+  const key = req.get(IDEMPOTENCY_KEY);
+  return key?.trim() === '' ? undefined : key;
 }
 
 /** Per-request state the graphql-http hooks share. */
@@ -41,6 +51,12 @@ type HookContext = {
   params?: RequestParams;
   /** Set when the operation ran and its result had data and no errors: only such an answer is kept under a key. */
   clean: boolean;
+  /** What the result holds, and its turn if it is a large answer (src/graphql/large-answers.ts). */
+  budget: ResultBudget;
+  /** The operation the document and operationName select, found once (onSubscribe) for onOperation. */
+  operation?: OperationDefinitionNode;
+  /** A clean result too large to serialise in one step: written in chunks as the client reads it. */
+  large?: ExecutionResult;
 };
 
 type HookRequest = GraphqlHttpRequest<Request, HookContext>;
@@ -86,8 +102,14 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
     },
   });
   const masking = errorMasking(schema);
+  const busy = () => codedError(503, BUSY_MESSAGE, 'SERVER_BUSY', { 'retry-after': '1' });
   const readParams = requestParamsReader(config, metrics);
   const once = idempotentMutations(store, config.idempotencyTtlMs, idempotencyKey);
+  const largeAnswers = new LargeAnswers({
+    maxItems: config.graphql.maxResultItems,
+    slots: config.graphql.maxLargeAnswers,
+    waitMs: config.graphql.largeAnswerWaitMs,
+  });
 
   /** The keyed mutation's answer on `tx`: this handler again, with the parameters already read and no key. */
   const answerOn = async (req: HookRequest, params: RequestParams, tx: Store): Promise<{ response: GraphqlHttpResponse; kept: boolean }> => {
@@ -107,7 +129,9 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
         metrics.refused(refusalReason(document));
         return document;
       }
-      if (getOperationAST(document, params.operationName)?.operation === 'mutation') {
+      const operation = getOperationAST(document, params.operationName) ?? undefined;
+      req.context.operation = operation;
+      if (operation?.operation === 'mutation') {
         if (req.method === 'GET') return transportError(405, 'Cannot perform mutations over GET', { allow: 'POST' });
         const key = req.context.idempotencyKey;
         if (key !== undefined) return once({ key, params, log: req.context.log, answer: (tx) => answerOn(req, params, tx) });
@@ -117,47 +141,63 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
         document,
         operationName: params.operationName,
         variableValues: params.variables,
-        contextValue: createContext(req.context.store, req.context.log),
+        contextValue: createContext(req.context.store, req.context.log, req.context.budget),
       };
     },
-    onOperation: (req, args, result) => {
-      const operation = getOperationAST(args.document, args.operationName);
+    onOperation: async (req, _args, result) => {
+      const { operation, budget } = req.context;
       if (operation) metrics.executed(req.raw.res, operation.operation, operation.name?.value);
+      // A large answer that found no turn in time: refused whole, before any of it is written.
+      if (result.errors?.some((error) => error.originalError instanceof LargeAnswersBusy)) return busy();
       masking.logUnexpected(result.errors, req.context.log);
       // No data (variables that do not coerce): handed back as a list of GraphQL errors, which graphql-http
       // answers as a request error, 400 for application/graphql-response+json (200 for application/json).
       if (!('data' in result) && result.errors?.length) return result.errors as unknown as ExecutionResult;
       if (result.errors !== undefined) return result;
       req.context.clean = true;
-      return plainResult(req.raw.headers.accept, result);
+      if (!budget.large) return plainResult(req.raw.headers.accept, result);
+      // Nested lists can make an answer large after its root lists were admitted: it waits for a turn too.
+      try {
+        await budget.admitted();
+      } catch (error) {
+        if (error instanceof LargeAnswersBusy) return busy();
+        throw error;
+      }
+      req.context.large = result;
+      return plainResult(req.raw.headers.accept, undefined);
     },
   });
 
   return (req, res) => {
     const log = res.locals.log ?? logger;
+    const budget = largeAnswers.budget();
+    // The request's turn (if its answer is large) lasts until its answer is written or its connection closes.
+    res.once('close', () => budget.done());
+    const head = req.method === 'HEAD';
     const request: HookRequest = {
       // HEAD works wherever GET does: it runs as the GET, and Node sends the headers without the body.
-      method: req.method === 'HEAD' ? 'GET' : req.method,
+      method: operationMethod(req.method),
       url: req.originalUrl,
       headers: req.headers,
       body: null,
       raw: req,
-      context: { log, store, idempotencyKey: req.method === 'POST' ? req.get(IDEMPOTENCY_KEY) : undefined, clean: false },
+      context: { log, store, idempotencyKey: req.method === 'POST' ? keyOf(req) : undefined, clean: false, budget },
     };
-    // With its length known up front, Node writes the headers and the body as one string in one write;
-    // without it, writeHead commits to chunked encoding and the body goes out as a writev of chunk frames.
-    const send = ([body, init]: GraphqlHttpResponse) => {
-      if (body !== null) res.setHeader('content-length', Buffer.byteLength(body));
-      res.writeHead(init.status, init.headers).end(body);
+    const send = async ([body, init]: GraphqlHttpResponse): Promise<void> => {
+      const headers = init.headers as Record<string, string> | undefined;
+      for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
+      const type = String(res.getHeader('content-type') ?? '');
+      const { large } = request.context;
+      if (large) return writeJsonValue(res, init.status, type, large, head);
+      // Written with its length, so Node sends the headers and the body in one write.
+      sendText(res, init.status, type, body ?? '');
     };
-    handle(request).then(
-      // graphql-http's own 406 (unacceptable Accept) comes before any hook, with no body.
-      (response) => send(withTransportBody(response)),
-      (error: unknown) => {
-        log.error({ error }, 'graphql request failed');
-        if (res.headersSent) res.destroy();
-        else send(transportError(500));
-      },
-    );
+    const failed = (error: unknown) => {
+      log.error({ error }, 'graphql request failed');
+      if (res.headersSent) res.destroy();
+      else void send(transportError(500));
+    };
+    // graphql-http's own 406 (unacceptable Accept) comes before any hook, with no body.
+    handle(request).then((response) => send(withTransportBody(response))).then(undefined, failed);
   };
 }

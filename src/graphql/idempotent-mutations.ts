@@ -4,7 +4,7 @@ import type { Logger } from '../logger';
 import { StorageUnavailableError } from '../store/errors';
 import type { Store } from '../store/types';
 import { UNAVAILABLE_MESSAGE } from './masking';
-import { JSON_TYPE } from './transport';
+import { codedError } from './transport';
 
 /** One HTTP answer of the endpoint as it is kept under an Idempotency-Key. */
 interface Answer {
@@ -23,10 +23,6 @@ class NotKept extends Error {
 const toAnswer = ([body, init]: Response): Answer => ({ status: init.status, headers: { ...(init.headers as Record<string, string>) }, body });
 const toResponse = ({ status, headers, body }: Answer): Response => [body, { status, statusText: '', headers }];
 
-/** Idempotency-Key misuse and storage failures around a mutation: GraphQL-shaped errors with a code. */
-function keyError(status: number, message: string, code: string, headers?: Record<string, string>): Response {
-  return toResponse({ status, headers: { 'content-type': JSON_TYPE, ...headers }, body: JSON.stringify({ errors: [{ message, extensions: { code } }] }) });
-}
 
 /** One mutation request with a key: what identifies it, and how to answer it on a given store. */
 export interface KeyedMutation {
@@ -45,7 +41,7 @@ export interface KeyedMutation {
  */
 export function idempotentMutations(store: Store, ttlMs: number, keyRule: KeyRule) {
   return async function once({ key, params, answer, log }: KeyedMutation): Promise<Response> {
-    if (!keyRule.test(key)) return keyError(400, keyRule.message, 'BAD_REQUEST');
+    if (!keyRule.test(key)) return codedError(400, keyRule.message, 'BAD_REQUEST');
     const fingerprint = requestFingerprint('POST', '/graphql', { query: params.query, operationName: params.operationName ?? null, variables: params.variables ?? null });
     try {
       const done = await store.idempotent({ key, fingerprint, ttlMs }, async (tx) => {
@@ -59,15 +55,15 @@ export function idempotentMutations(store: Store, ttlMs: number, keyRule: KeyRul
         case 'replay':
           return toResponse({ ...(done.answer as Answer), headers: { ...done.answer.headers, 'idempotent-replayed': 'true' } });
         case 'mismatch':
-          return keyError(422, KEY_REUSED, 'IDEMPOTENCY_KEY_REUSED');
+          return codedError(422, KEY_REUSED, 'IDEMPOTENCY_KEY_REUSED');
         case 'in-progress':
-          return keyError(409, KEY_IN_PROGRESS, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+          return codedError(409, KEY_IN_PROGRESS, 'IDEMPOTENCY_KEY_IN_PROGRESS');
       }
     } catch (err) {
       if (err instanceof NotKept) return err.answer;
       if (!(err instanceof StorageUnavailableError)) throw err;
       log.warn({ outcomeUnknown: err.outcomeUnknown }, 'graphql mutation not committed');
-      return keyError(503, err.outcomeUnknown ? OUTCOME_UNKNOWN : UNAVAILABLE_MESSAGE, 'SERVICE_UNAVAILABLE', { 'retry-after': '1' });
+      return codedError(503, err.outcomeUnknown ? OUTCOME_UNKNOWN : UNAVAILABLE_MESSAGE, 'SERVICE_UNAVAILABLE', { 'retry-after': '1' });
     }
   };
 }

@@ -1,3 +1,4 @@
+import type { ResultBudget } from './large-answers';
 import { isPromise, type ChildCollection, type CommentRecord, type MaybePromise, type PostRecord, type Store, type UserRecord } from '../store/types';
 
 /**
@@ -108,10 +109,18 @@ class ChildrenLoader<C extends { id: number }, K extends keyof C> {
   }
 }
 
-export function createLoaders(store: Store): Loaders {
-  const comments = new ChildrenLoader(store.comments);
+export function createLoaders(store: Store, budget: Pick<ResultBudget, 'take'>): Loaders {
+  const count = (byParent: ByParent<unknown>) => {
+    let loaded = 0;
+    for (const children of byParent.values()) loaded += children.length;
+    budget.take(loaded);
+  };
+  const comments = new ChildrenLoader(store.comments, count);
   // All the posts of one group of users are one group: their comments load in one call.
-  const posts = new ChildrenLoader(store.posts, (byUser) => comments.group(byUser.values()));
+  const posts = new ChildrenLoader(store.posts, (byUser) => {
+    count(byUser);
+    comments.group(byUser.values());
+  });
   return {
     users: (users) => {
       posts.group([users]);

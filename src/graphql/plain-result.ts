@@ -9,14 +9,16 @@ import type { Response } from 'graphql-http';
  * graphql-http would have built (200 and the negotiated media type). Results with errors, and every
  * other answer, are still serialised by graphql-http.
  *
- * Measured with `node bench/compare.js /work/main <build without the trick> --only=gql-nested,gql-books
+ * Measured with `node bench/compare.js <this build> <a build without the trick> --only=gql-nested,gql-books
  * --rounds=5 --duration=4` (pinned, 2 cores): without it, the nested users/posts/comments query served
- * 0.81x the requests per second (CPU per request +17%); see BENCHMARKS.md "The plain serialiser of
- * GraphQL results". test/graphql/plain-result.test.ts fails if it stops applying or if graphql-http's
- * negotiation moves away from the copy below.
+ * 0.81x the requests per second (CPU per request +17%). test/graphql/plain-result.test.ts fails if it
+ * stops applying or if graphql-http's negotiation moves away from the copy below.
  */
-export function plainResult(accept: string | undefined, result: ExecutionResult): Response {
-  return [JSON.stringify(result), { status: 200, statusText: 'OK', headers: { 'content-type': `${negotiatedMediaType(accept)}; charset=utf-8` } }];
+export function plainResult(accept: string | undefined, result: ExecutionResult | undefined): Response {
+  // Without a result, the Response only says how to answer (an empty body): the caller writes the result
+  // itself (a large answer, in chunks).
+  const body = result === undefined ? '' : JSON.stringify(result);
+  return [body, { status: 200, statusText: 'OK', headers: { 'content-type': `${negotiatedMediaType(accept)}; charset=utf-8` } }];
 }
 
 /**

@@ -1,16 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseRequestParams, type Request, type RequestParams, type Response } from 'graphql-http';
 import type { Config } from '../config';
-import { isJsonRequest, readTextBody } from '../http/body';
+import { jsonMediaType, readTextBody } from '../http/body';
 import type { GraphqlMetrics } from '../ops/metrics';
 import { ApiError, errorBody } from '../http/errors';
+import { JSON_TYPE } from '../http/send';
 import { MASKED_MESSAGE } from './masking';
 
-export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Answers that come before any GraphQL execution (method, media type, body size, a failure of the
- * server) carry the service's JSON error object (`error`, CONTRACT.md section 2) and a GraphQL-style
+ * server) carry the service's JSON error object (`error`, docs/contract.md) and a GraphQL-style
  * `errors` list, so both kinds of client read them.
  */
 const TRANSPORT_ERRORS: Record<number, string> = {
@@ -28,6 +28,7 @@ const STATUS_TEXT: Record<number, string> = {
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 /**
@@ -37,6 +38,12 @@ const STATUS_TEXT: Record<number, string> = {
 export function transportError(status: number, message = TRANSPORT_ERRORS[status] ?? MASKED_MESSAGE, headers?: Record<string, string>): Response {
   const body = status in TRANSPORT_ERRORS ? errorBody('graphql', message) : { errors: [{ message }] };
   return [JSON.stringify(body), { status, statusText: STATUS_TEXT[status] ?? '', headers: { ...headers, 'content-type': JSON_TYPE } }];
+}
+
+/** A GraphQL-shaped error answer with a code (`{errors: [{message, extensions: {code}}]}`), before or instead of execution. */
+export function codedError(status: number, message: string, code: string, headers?: Record<string, string>): Response {
+  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
+  return [body, { status, statusText: STATUS_TEXT[status] ?? '', headers: { 'content-type': JSON_TYPE, ...headers } }];
 }
 
 /**
@@ -66,9 +73,10 @@ export function requestParamsReader(config: Config, metrics: GraphqlMetrics) {
     if (known) return known;
     let body: string | null = null;
     if (req.method === 'POST') {
-      if (!isJsonRequest(req.raw)) return transportError(415);
+      const media = jsonMediaType(req.raw);
+      if (!media) return transportError(415);
       try {
-        body = await readTextBody(req.raw, req.raw.res!, config);
+        body = await readTextBody(req.raw, req.raw.res!, config, media);
       } catch (err) {
         if (!(err instanceof ApiError)) return transportError(400, 'The request body could not be read.');
         if (err.status === 413) metrics.refused('body_size');

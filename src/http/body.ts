@@ -57,32 +57,31 @@ export function discardIfClosing(req: IncomingMessage): boolean {
 }
 
 /**
- * Reads a request body as UTF-8 text, for REST and GraphQL alike. Refuses at once, without reading
- * the rest of the body: a declared or streamed size over `bodyLimit` (413; the rest is discarded and the
- * connection closed, see closeAfterDiscarding), a content encoding or a charset other than UTF-8 (415).
- * Bytes that are not valid UTF-8 are a 400.
+ * The request's Content-Type when it declares a JSON body (`application/json`, any parameters), parsed
+ * once for everything that reads it; undefined for a missing, malformed or other media type.
  */
-/** The request declares a JSON body (`application/json`, any parameters); a missing or malformed Content-Type is not. */
-export function isJsonRequest(req: Pick<IncomingMessage, 'headers'>): boolean {
+export function jsonMediaType(req: Pick<IncomingMessage, 'headers'>): contentType.ParsedMediaType | undefined {
   try {
-    return contentType.parse(req).type === 'application/json';
+    const parsed = contentType.parse(req);
+    return parsed.type === 'application/json' ? parsed : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-export async function readTextBody(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): Promise<string> {
+/**
+ * Reads a JSON request body (its Content-Type parsed by jsonMediaType) as UTF-8 text, for REST and GraphQL
+ * alike. Refuses at once, without reading the rest of the body: a declared or streamed size over `bodyLimit`
+ * (413; the rest is discarded and the connection closed, see closeAfterDiscarding), a content encoding or a
+ * charset other than UTF-8 (415). Bytes that are not valid UTF-8 are a 400.
+ */
+export async function readTextBody(req: IncomingMessage, res: ServerResponse, limits: BodyLimits, media: contentType.ParsedMediaType): Promise<string> {
   const limit = limits.bodyLimit;
   const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
   if (encoding !== 'identity') {
     throw new ApiError(415, 'Unsupported media type: request bodies must not use a content encoding');
   }
-  let charset = 'utf-8';
-  try {
-    charset = (contentType.parse(req).parameters.charset ?? 'utf-8').toLowerCase();
-  } catch {
-    // No or malformed Content-Type: the caller decides what media types it takes.
-  }
+  const charset = (media.parameters.charset ?? 'utf-8').toLowerCase();
   if (charset !== 'utf-8' && charset !== 'utf8') {
     throw new ApiError(415, 'Unsupported media type: request bodies must be UTF-8');
   }

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
-import { isJsonRequest, readTextBody, type BodyLimits } from './body';
+import { jsonMediaType, readTextBody, type BodyLimits } from './body';
 import { ApiError, NOT_ALLOWED_MESSAGE, notFound } from './errors';
-import { matchOf, operationOf } from './routes';
+import { matchOf, operationMethod, operationOf } from './routes';
 
 /**
  * What the route table decides for every path, in this one place, before any route's own code runs:
@@ -23,10 +23,11 @@ export const answerRoute: RequestHandler = (req, res, next) => {
     res.status(204).end();
     return;
   }
-  const declared = route.methods.includes(method) || (method === 'HEAD' && route.methods.includes('GET'));
-  if (!declared) return next(new ApiError(405, NOT_ALLOWED_MESSAGE, undefined, { Allow: route.allow }));
+  const runsAs = route.methods.includes(method) ? method : operationMethod(method);
+  if (!route.methods.includes(runsAs)) return next(new ApiError(405, NOT_ALLOWED_MESSAGE, undefined, { Allow: route.allow }));
   if (route.handler) return route.handler(req, res, next);
-  if (method === 'HEAD') req.method = 'GET';
+  // The validator and the registrar know the GET; Node still sends a HEAD answer without its body.
+  req.method = runsAs;
   next();
 };
 
@@ -62,10 +63,9 @@ export function jsonBody(limits: BodyLimits): RequestHandler {
       next();
     };
     if (!hasBody(req)) return noBody();
-    if (!isJsonRequest(req)) {
-      return next(new ApiError(415, 'Unsupported media type: request bodies must be application/json'));
-    }
-    readTextBody(req, res, limits).then((text) => {
+    const media = jsonMediaType(req);
+    if (!media) return next(new ApiError(415, 'Unsupported media type: request bodies must be application/json'));
+    readTextBody(req, res, limits, media).then((text) => {
       if (text === '') return noBody();
       try {
         req.body = JSON.parse(text);

@@ -3,6 +3,7 @@ import type { Logger } from '../logger';
 import { OverloadedError, StorageUnavailableError } from '../store/errors';
 import { OUTCOME_UNKNOWN, OUTCOME_UNKNOWN_REPEATABLE } from './idempotency';
 import { routeOf, type ErrorFormat } from './routes';
+import { sendJson, sendText, TEXT_TYPE } from './send';
 import { fromValidator, isValidatorError } from './validator-errors';
 
 export interface ErrorDetail {
@@ -24,7 +25,7 @@ export class ApiError extends Error {
 
 /**
  * What a 500 says, in both API styles: REST's `{"error"}` and every answer the edge writes, and the masked
- * message of an unexpected GraphQL error (CONTRACT.md section 4). Details go to the log, never to the client.
+ * message of an unexpected GraphQL error (docs/contract.md). Details go to the log, never to the client.
  */
 export const INTERNAL_ERROR_MESSAGE = 'Unexpected error.';
 export const NOT_ALLOWED_MESSAGE = 'Method not allowed';
@@ -76,25 +77,22 @@ export function errorBody(format: Exclude<ErrorFormat, 'text'>, message: string,
  */
 export function sendError(res: Response, format: ErrorFormat, error: ApiError): void {
   if (error.headers) res.set(error.headers);
-  res.status(error.status);
   const message = oneLine(error.message);
-  if (format === 'text') {
-    res.type('text/plain; charset=utf-8').send(message);
-  } else {
-    res.json(errorBody(format, message, error.details));
-  }
+  if (format === 'text') sendText(res, error.status, TEXT_TYPE, message);
+  else sendJson(res, error.status, errorBody(format, message, error.details));
 }
 
 /** The one error handler, registered last: every failure leaves here in its route's error format. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (err, req, res, _next) => {
+  return function serviceErrors(err, req, res, _next) {
     const { error, unexpected } = toApiError(err, req.method);
     if (unexpected) {
       (res.locals.log ?? logger).error({ method: req.method, path: req.path, err }, 'unexpected error');
     }
     if (res.headersSent) {
-      // A handler that already answered does not answer twice; just make sure the socket ends.
-      res.end();
+      // An answer already under way is never answered twice. One cut short (a list whose reading failed
+      // after its first bytes) ends its connection: a client must not read half an answer as a whole one.
+      if (!res.writableEnded) res.destroy();
       return;
     }
     sendError(res, routeOf(req)?.errorFormat ?? 'json', error);

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import type { OpenApiDocument } from '../spec';
-import { IDEMPOTENCY_KEY } from './idempotency';
+import { specRoutes } from './spec-routes';
 
 /**
  * How a route's errors are written (./errors.ts sendError): the JSON `{"error"}` object, one line of
@@ -8,13 +8,7 @@ import { IDEMPOTENCY_KEY } from './idempotency';
  */
 export type ErrorFormat = 'json' | 'text' | 'graphql';
 
-/** The HTTP methods, lower-case as OpenAPI path items spell them: the one list of them. */
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-
-interface MediaObject {
-  content?: Record<string, unknown>;
-  headers?: Record<string, unknown>;
-}
+export { HTTP_METHODS } from './spec-routes';
 
 export interface OperationInfo {
   operationId: string;
@@ -32,6 +26,13 @@ export interface OperationInfo {
   etagStatuses: number[];
   /** The operation declares `If-Match` / `If-None-Match`: the registrar evaluates them (src/rest/conditional.ts). */
   conditional: boolean;
+  /**
+   * The spec asks for credentials here (the operation's `security`, else the document's, is a non-empty
+   * list): the validator's security step runs on each of its requests (src/http/perf/validator-handoff.ts).
+   */
+  secured: boolean;
+  /** The header parameters it declares optional, lower-case as Node keys `req.headers`: an empty one is absent (./empty-headers.ts). */
+  optionalHeaders: string[];
 }
 
 export interface Route {
@@ -56,6 +57,17 @@ export interface Route {
   /** The template's parameter names, in the order of `regex`'s capture groups. */
   paramNames: string[];
   regex?: RegExp;
+  /** The headers the spec declares anywhere: one object, shared by every route of the table. */
+  specHeaders: SpecHeaders;
+}
+
+/**
+ * Header names openapi.yaml declares, in its spelling, each once: its header parameters (`request`) and
+ * its responses' headers (`response`). What a cross-origin script may send and read (./security.ts).
+ */
+export interface SpecHeaders {
+  request: readonly string[];
+  response: readonly string[];
 }
 
 /** A route of the service's own, outside openapi.yaml, given to the table by its owner (app.ts). */
@@ -75,6 +87,13 @@ export interface RouteMatch {
   route: Route;
   /** Capture groups of a templated route, in `route.paramNames` order. */
   params: readonly string[];
+  /** The request is a HEAD, which runs as the GET (`req.method` says GET from the edge on). */
+  head?: boolean;
+}
+
+/** The method whose operation answers `method`: HEAD runs as GET wherever GET is declared. The one place that says so. */
+export function operationMethod(method: string): string {
+  return method === 'HEAD' ? 'GET' : method;
 }
 
 const NO_PARAMS: readonly string[] = Object.freeze([]);
@@ -101,7 +120,7 @@ export function messageFormat(req: Request): ErrorFormat {
 /** The operation a request is for (HEAD runs as GET), when it is one of the spec's. */
 export function operationOf(req: Request): OperationInfo | undefined {
   const route = routeOf(req);
-  return route?.operations[req.method === 'HEAD' ? 'GET' : req.method];
+  return route?.operations[operationMethod(req.method)];
 }
 
 /**
@@ -109,24 +128,45 @@ export function operationOf(req: Request): OperationInfo | undefined {
  * and the service's own routes (GraphQL, the docs, the spec files, the metrics), built once at start.
  * A request is matched once (`matchRoute`, first in the app); every later layer reads the match from
  * the request, and this module answers OPTIONS, 405 and unknown paths for all of them (`answerRoute`).
+ *
+ * Whatever the order of the spec's paths, a path is matched as find-my-way matches it: segment by
+ * segment, literal text wins over a parameter (`/users/me` over `/users/{id}`), and when the literal
+ * branch fails further on, the parameter is tried (`/users/me/posts` falls back to `/users/{id}/posts`).
+ * Two of the spec's templates collide only when they have the same shape (`/users/{id}` and
+ * `/users/{uid}`): the table refuses to start. The service's own routes come after the spec's and may
+ * not take a path the table already answers (a setting such as METRICS_PATH is refused, not shadowing).
  */
 export class RouteTable {
   readonly routes: Route[];
   /** Fixed paths (most of them): one map lookup. */
   private readonly exact = new Map<string, Route>();
+  /** Templated routes, most specific first (`compareTemplates`): the first whose pattern matches wins. */
   private readonly templated: Route[] = [];
   private readonly prefixes: Route[] = [];
 
   constructor(doc: OpenApiDocument, own: readonly OwnRoute[] = []) {
-    this.routes = [...specRoutes(doc), ...own.map(ownRoute)];
-    this.routes.forEach((route, i) => {
-      const taken = route.template.endsWith('/') ? this.prefixes.some((r) => r.template === route.template) : this.match(route.template);
-      const setting = own[i - (this.routes.length - own.length)]?.setting;
-      if (taken) throw new Error(`${setting ? `${setting} ` : ''}${route.template} is already a path of the service`);
+    const { routes: spec, headers } = specRoutes(doc);
+    const shapes = new Map<string, string>();
+    for (const route of spec) {
+      const shape = route.template.replace(/\{[^}]+\}/g, '{}');
+      const same = shapes.get(shape);
+      if (same !== undefined) throw new Error(`openapi.yaml: ${same} and ${route.template} are the same path`);
+      shapes.set(shape, route.template);
       if (route.regex) this.templated.push(route);
-      else if (route.template.endsWith('/')) this.prefixes.push(route);
+      else this.exact.set(route.template, route);
+    }
+    // A stable sort: templates of equal rank keep the spec's order (only literal text around a
+    // parameter, such as `{name}.json` beside `v{n}.json`, can leave two of them matching one path).
+    this.templated.sort((a, b) => compareTemplates(a.template, b.template));
+    const ownRoutes = own.map((route) => ownRoute(route, headers));
+    ownRoutes.forEach((route, i) => {
+      const setting = own[i].setting;
+      const taken = route.template.endsWith('/') ? this.prefixes.some((r) => r.template === route.template) : this.match(route.template);
+      if (taken) throw new Error(`${setting ? `${setting} ` : ''}${route.template} is already a path of the service`);
+      if (route.template.endsWith('/')) this.prefixes.push(route);
       else this.exact.set(route.template, route);
     });
+    this.routes = [...spec, ...ownRoutes];
   }
 
   /** The route for a concrete request path, if any. A trailing slash is ignored (`/books/` is `/books`). */
@@ -142,8 +182,28 @@ export class RouteTable {
   }
 }
 
-function ownRoute({ path, methods, errorFormat = 'json', label, handler }: OwnRoute): Route {
-  return { template: path, methods, allow: methods.join(', '), errorFormat, operations: {}, label, handler, paramNames: [] };
+/** How a segment ranks where two templates could both match: literal text, then text around a parameter, then a bare parameter. */
+function segmentRank(segment: string): number {
+  if (!segment.includes('{')) return 0;
+  return /^\{[^}]+\}$/.test(segment) ? 2 : 1;
+}
+
+/**
+ * Orders two templates as find-my-way's tree tries them: by their segments' ranks, compared in order
+ * (at the first segment where they differ, the better-ranked one first). Templates that differ only in
+ * literal text, or in how many segments they have, never match the same path: any consistent order does.
+ */
+function compareTemplates(a: string, b: string): number {
+  const left = a.split('/').map(segmentRank);
+  const right = b.split('/').map(segmentRank);
+  for (let i = 0; i < Math.min(left.length, right.length); i += 1) {
+    if (left[i] !== right[i]) return left[i] - right[i];
+  }
+  return left.length - right.length;
+}
+
+function ownRoute({ path, methods, errorFormat = 'json', label, handler }: OwnRoute, specHeaders: SpecHeaders): Route {
+  return { template: path, methods, allow: methods.join(', '), errorFormat, operations: {}, label, handler, paramNames: [], specHeaders };
 }
 
 /**
@@ -153,67 +213,9 @@ function ownRoute({ path, methods, errorFormat = 'json', label, handler }: OwnRo
  */
 export function matchRoute(table: RouteTable): RequestHandler {
   return (req, _res, next) => {
-    (req as Matched)[MATCH] = table.match(req.path) ?? null;
+    const match = table.match(req.path);
+    if (match && req.method === 'HEAD') match.head = true;
+    (req as Matched)[MATCH] = match ?? null;
     next();
   };
-}
-
-/** The spec's paths as routes: methods, Allow, error format per family, and what each operation declares. */
-function specRoutes(doc: OpenApiDocument): Route[] {
-  const components = doc.components as Record<string, Record<string, MediaObject>>;
-  const deref = <T>(value: T): T => {
-    const ref = (value as { $ref?: string })?.$ref;
-    if (!ref) return value;
-    const [, , section, name] = ref.split('/');
-    return deref(components[section][name] as T);
-  };
-  return Object.entries(doc.paths).map(([template, item]) => {
-    const operations: Record<string, OperationInfo> = {};
-    const formats = new Set<ErrorFormat>();
-    const sharedParams = ((item.parameters as unknown[]) ?? []).map(deref);
-    for (const method of HTTP_METHODS) {
-      const op = item[method] as Record<string, unknown> | undefined;
-      if (!op) continue;
-      const responseMedia: Record<number, string> = {};
-      const etagStatuses: number[] = [];
-      for (const [status, response] of Object.entries((op.responses as Record<string, unknown>) ?? {})) {
-        const declared = deref(response as MediaObject);
-        const media = Object.keys(declared.content ?? {})[0] ?? '';
-        if (declared.headers?.ETag && media) etagStatuses.push(Number(status));
-        responseMedia[Number(status)] = media;
-        if (status.startsWith('4') && media) formats.add(media === 'text/plain' ? 'text' : 'json');
-      }
-      const params = [...sharedParams, ...((op.parameters as unknown[]) ?? []).map(deref)] as {
-        name: string;
-        in: string;
-        schema?: unknown;
-      }[];
-      operations[method.toUpperCase()] = {
-        operationId: String(op.operationId),
-        method: method.toUpperCase(),
-        responseMedia,
-        hasRequestBody: Boolean(op.requestBody),
-        bodyRequired: (deref(op.requestBody) as { required?: boolean } | undefined)?.required === true,
-        integerParams: params
-          .filter((p) => p.in === 'path' && (deref(p.schema) as { type?: string })?.type === 'integer')
-          .map((p) => p.name),
-        idempotencyKey: params.some((p) => p.in === 'header' && p.name.toLowerCase() === IDEMPOTENCY_KEY.toLowerCase()),
-        etagStatuses,
-        conditional: params.some((p) => p.in === 'header' && /^if-(none-)?match$/i.test(p.name)),
-      };
-    }
-    if (formats.size > 1) throw new Error(`openapi.yaml: ${template} mixes JSON and text error formats`);
-    const paramNames = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-    const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)');
-    return {
-      template,
-      methods: Object.keys(operations),
-      allow: Object.keys(operations).join(', '),
-      errorFormat: formats.has('text') ? 'text' : 'json',
-      operations,
-      label: '',
-      paramNames,
-      regex: paramNames.length ? new RegExp(`^${pattern}/?$`) : undefined,
-    } satisfies Route;
-  });
 }

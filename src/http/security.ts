@@ -5,13 +5,33 @@ import type { Config } from '../config';
 import { ApiError, sendError } from './errors';
 import { fixedHeaders, recordFixedHeaders } from './perf/fixed-headers';
 import { RateLimiter } from './rate-limit';
-import { messageFormat, routeOf, type Route } from './routes';
+import { loadOpenApi } from '../spec';
+import { messageFormat, routeOf, type Route, type SpecHeaders } from './routes';
+import { specHeaders } from './spec-routes';
 
-/** Response headers a cross-origin script may read. */
-const EXPOSED_HEADERS = 'Location, Link, X-Total-Count, X-Request-Id, Retry-After, ETag';
-/** Request headers a cross-origin script may send (beyond the CORS-safelisted ones). */
-const ALLOWED_HEADERS = 'Content-Type, Accept, X-Request-Id, If-Match, If-None-Match';
+/** Request headers the service reads itself, beyond the spec's header parameters. */
+const SERVICE_REQUEST_HEADERS = ['Content-Type', 'Accept', 'X-Request-Id'];
+/** Response headers the service writes itself, beyond the spec's response headers. */
+const SERVICE_RESPONSE_HEADERS = ['X-Request-Id'];
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
+
+/** Request headers a cross-origin script may send (beyond the CORS-safelisted ones): the service's own and the spec's. */
+export function allowedHeaders(spec: SpecHeaders): string {
+  return joinNames([...SERVICE_REQUEST_HEADERS, ...spec.request]);
+}
+
+/** Response headers a cross-origin script may read: the service's own and every one the spec declares. */
+export function exposedHeaders(spec: SpecHeaders): string {
+  return joinNames([...SERVICE_RESPONSE_HEADERS, ...spec.response]);
+}
+
+/** Header names, each once whatever its case, comma-separated. */
+function joinNames(names: string[]): string {
+  return names.filter((name, i) => names.findIndex((other) => other.toLowerCase() === name.toLowerCase()) === i).join(', ');
+}
+
+/** What an unknown path (no route, so no spec) allows and exposes: the service's own headers only. */
+const NO_SPEC: SpecHeaders = { request: [], response: [] };
 
 /** Helmet, configured for an API: the source of truth for the header values. */
 export function apiHelmet(): RequestHandler {
@@ -36,41 +56,55 @@ export function apiSecurityHeaders(): RequestHandler {
 }
 
 /** The CORS options every answer shares (`origin`: `*`, or reflected when on the allow-list). */
-function corsBase(origins: Config['corsOrigins']) {
-  return { preflightContinue: true, exposedHeaders: EXPOSED_HEADERS, origin: origins === '*' ? '*' : true };
+function corsBase(origins: Config['corsOrigins'], exposed: string) {
+  return { preflightContinue: true, exposedHeaders: exposed, origin: origins === '*' ? '*' : true };
 }
 
-/** `cors` as configured for answers other than preflights: the source of truth for their CORS headers. */
-export function apiCors(origins: Config['corsOrigins']): RequestHandler {
-  return cors(corsBase(origins));
+/**
+ * `cors` as configured for answers other than preflights: the source of truth for their CORS headers.
+ * `exposed` defaults to what a path of openapi.yaml exposes (the file is read then: callers that know the spec pass it).
+ */
+export function apiCors(origins: Config['corsOrigins'], exposed = exposedHeaders(specHeaders(loadOpenApi()))): RequestHandler {
+  return cors(corsBase(origins, exposed));
 }
 
 /**
  * CORS (the `cors` package) with an allow-list (`*` allows any origin, the default for local use).
  * Answers from an allowed origin get `Access-Control-Allow-Origin` (with `*`, every answer does, a plain
- * OPTIONS too); preflights also get the methods the route table says the path answers (its own, HEAD
- * where GET is, OPTIONS), then go on to the table's OPTIONS answer (204 + Allow); an unknown path's
- * preflight is its 404, without the preflight headers. A disallowed origin gets no CORS headers, so the
- * browser keeps the response from the script.
+ * OPTIONS too) and `Access-Control-Expose-Headers`; preflights also get the methods the route table says
+ * the path answers (its own, HEAD where GET is, OPTIONS) and the headers a script may send, then go on to
+ * the table's OPTIONS answer (204 + Allow); an unknown path's preflight is its 404, without the preflight
+ * headers. A disallowed origin gets no CORS headers, so the browser keeps the response from the script.
+ * The header lists come from openapi.yaml through the route table (`Route.specHeaders`): a header the
+ * spec gains is allowed and exposed as it is declared.
  */
 export function corsLayer(origins: Config['corsOrigins']): RequestHandler {
   const anyOrigin = origins === '*';
   const allowList = new Set(anyOrigin ? [] : origins);
-  const base = corsBase(origins);
-  // With any origin allowed, a simple answer's CORS headers are the same for every request: recorded once.
-  const simple = anyOrigin ? fixedHeaders(recordFixedHeaders(apiCors(origins))) : apiCors(origins);
+  // Simple answers' CORS per header list (the spec's, shared by every route, and NO_SPEC for unknown
+  // paths). With any origin allowed, their headers are the same for every request: recorded once.
+  const simples = new WeakMap<SpecHeaders, RequestHandler>();
+  const simpleFor = (spec: SpecHeaders): RequestHandler => {
+    let handler = simples.get(spec);
+    if (!handler) {
+      handler = apiCors(origins, exposedHeaders(spec));
+      if (anyOrigin) handler = fixedHeaders(recordFixedHeaders(handler));
+      simples.set(spec, handler);
+    }
+    return handler;
+  };
   // Preflight options per route (built on first use; routes are a fixed set), and one for unknown paths.
   const preflights = new WeakMap<Route, RequestHandler>();
-  const unknownPath = cors({ ...base, methods: '', allowedHeaders: '' });
+  const unknownPath = cors({ ...corsBase(origins, exposedHeaders(NO_SPEC)), methods: '', allowedHeaders: '' });
   const preflightFor = (route: Route | undefined): RequestHandler => {
     if (!route) return unknownPath;
     let handler = preflights.get(route);
     if (!handler) {
       const methods = [...new Set([...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])];
       handler = cors({
-        ...base,
+        ...corsBase(origins, exposedHeaders(route.specHeaders)),
         methods: methods.join(', '),
-        allowedHeaders: ALLOWED_HEADERS,
+        allowedHeaders: allowedHeaders(route.specHeaders),
         maxAge: PREFLIGHT_MAX_AGE_SECONDS,
       });
       preflights.set(route, handler);
@@ -83,7 +117,8 @@ export function corsLayer(origins: Config['corsOrigins']): RequestHandler {
       const origin = req.headers.origin;
       if (typeof origin !== 'string' || !allowList.has(origin.toLowerCase())) return next();
     }
-    (req.method === 'OPTIONS' ? preflightFor(routeOf(req)) : simple)(req, res, next);
+    const route = routeOf(req);
+    (req.method === 'OPTIONS' ? preflightFor(route) : simpleFor(route?.specHeaders ?? NO_SPEC))(req, res, next);
   };
 }
 

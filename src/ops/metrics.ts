@@ -1,7 +1,9 @@
+import cluster from 'node:cluster';
 import type { Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { routeOf, type OwnRoute } from '../http/routes';
+import { operationMethod, routeOf, type OwnRoute } from '../http/routes';
 import type { Store } from '../store/types';
+import { workerScraper } from './cluster-metrics';
 
 /** The `operation` label of requests that match no operation: unknown paths, methods a path lacks, OPTIONS. */
 export const UNMATCHED = 'unmatched';
@@ -59,6 +61,8 @@ interface GraphqlLabels {
  * Prometheus metrics for one app, on its own registry (no global state: every app counts alone).
  * Labels are bounded: REST requests by the spec's operationId (found through the route table, never the
  * raw path), GraphQL requests by operation type and a capped set of operation names.
+ * In a worker of `WORKERS=<n>` the metrics route answers with every worker's metrics added up
+ * (cluster-metrics.ts), and the pool gauges carry a `worker` label (the worker's pid).
  */
 export function createMetrics({ store, path }: { store: Store; path: string }): ServiceMetrics {
   const registry = new Registry();
@@ -80,7 +84,8 @@ export function createMetrics({ store, path }: { store: Store; path: string }): 
   let inFlight = 0;
   new Gauge({
     name: 'http_requests_in_flight',
-    help: 'Requests being served now.',
+    help: 'Requests being served now (with several workers: by all of them).',
+    aggregator: 'sum',
     registers,
     collect() {
       this.set(inFlight);
@@ -104,13 +109,14 @@ export function createMetrics({ store, path }: { store: Store; path: string }): 
   let readCached = () => 0;
   new Gauge({
     name: 'graphql_documents_cached',
-    help: 'Parsed and validated GraphQL documents kept for reuse.',
+    help: 'Parsed and validated GraphQL documents kept for reuse (with several workers: in all their caches).',
+    aggregator: 'sum',
     registers,
     collect() {
       this.set(readCached());
     },
   });
-  if (store.poolStats) poolGauges(registry, () => store.poolStats!());
+  if (store.poolStats) poolGauges(registry, () => store.poolStats!(), cluster.isWorker ? { worker: String(process.pid) } : {});
 
   const names = new Set<string>();
   const nameLabel = (name: string | undefined): string => {
@@ -141,23 +147,28 @@ export function createMetrics({ store, path }: { store: Store; path: string }): 
   const operationOf = (method: string, req: Request | undefined): string => {
     const route = req && routeOf(req);
     if (!route) return UNMATCHED;
-    return route.label || (route.operations[method === 'HEAD' ? 'GET' : method]?.operationId ?? UNMATCHED);
+    return route.label || (route.operations[operationMethod(method)]?.operationId ?? UNMATCHED);
   };
 
-  // Process metrics (CPU, memory, event-loop lag, GC, handles) start with the first scrape: their
-  // event-loop and GC observers then run only in apps that someone scrapes.
+  // Process metrics (CPU, memory, event-loop lag, GC, handles) start with the first scrape (with
+  // several workers, in every worker at the first scrape of any): their event-loop and GC observers
+  // then run only in apps that someone scrapes.
   let processMetrics = false;
+  const startProcessMetrics = () => {
+    if (processMetrics) return;
+    processMetrics = true;
+    collectDefaultMetrics({ register: registry });
+  };
+  // A worker's scrape is the whole process tree's (every worker collects when one is scraped).
+  const exposition = cluster.isWorker ? workerScraper(registry, startProcessMetrics) : () => registry.metrics();
   const route: OwnRoute = {
     path,
     methods: ['GET', 'HEAD'],
     label: 'metrics',
     setting: 'METRICS_PATH',
     handler: (_req, res, next) => {
-      if (!processMetrics) {
-        processMetrics = true;
-        collectDefaultMetrics({ register: registry });
-      }
-      registry.metrics().then((text) => {
+      startProcessMetrics();
+      exposition().then((text) => {
         res.setHeader('Content-Type', registry.contentType);
         res.setHeader('Cache-Control', 'no-store');
         res.status(200).end(text);
@@ -193,15 +204,16 @@ export function createMetrics({ store, path }: { store: Store; path: string }): 
   };
 }
 
-/** The PostgreSQL pool's connections, read at scrape time. */
-function poolGauges(registry: Registry, stats: () => { size: number; idle: number; waiting: number }): void {
+/** The PostgreSQL pool's connections, read at scrape time; `labels` name the worker whose pool it is. */
+function poolGauges(registry: Registry, stats: () => { size: number; idle: number; waiting: number }, labels: Record<string, string>): void {
   const gauge = (name: string, help: string, key: 'size' | 'idle' | 'waiting') =>
     new Gauge({
       name,
       help,
+      labelNames: Object.keys(labels),
       registers: [registry],
       collect() {
-        this.set(stats()[key]);
+        this.set(labels, stats()[key]);
       },
     });
   gauge('pg_pool_connections', 'Open connections in the PostgreSQL pool.', 'size');

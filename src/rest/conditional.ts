@@ -4,9 +4,10 @@ import { ApiError } from '../http/errors';
 
 /**
  * Conditional requests (RFC 9110 section 13) for the operations whose spec declares them: a strong
- * `ETag` that is a hash of exactly the JSON body sent, `If-None-Match` (weak comparison, 304 on GET
- * and HEAD) and `If-Match` (strong comparison, 412). The registrar applies them; handlers only pass
- * `HandlerInput.precondition` to the store, which checks it atomically with the write.
+ * `ETag` (a record's: a hash of exactly the JSON body sent; a list's: a hash of its collection's version
+ * and its page), `If-None-Match` (weak comparison, 304 on GET and HEAD) and `If-Match` (strong
+ * comparison, 412). The registrar applies them; handlers only pass `HandlerInput.precondition` to the
+ * store, which checks it atomically with the write.
  */
 
 /** The request's precondition headers (absent ones undefined). */
@@ -15,32 +16,47 @@ export interface Preconditions {
   ifNoneMatch?: string;
 }
 
-/**
- * A strong entity tag for a JSON body: the hash of `JSON.stringify(body)`, which is what `res.json` sends.
- * Node's one-shot `hash` (no Hash object per call): 276 ns against 820 ns for createHash().update().digest()
- * on a book's JSON (a loop of 300,000 calls, Node 20), and the tag is on every record answer.
- */
-export function etagOf(body: unknown): string {
-  return `"${hash('sha1', JSON.stringify(body), 'base64url')}"`;
+/** A JSON body serialised once, with its strong entity tag: the hash of exactly that text. */
+export interface TaggedJson {
+  text: string;
+  etag: string;
 }
 
-/** A function from a JSON body to its entity tag (etagOf, or a memo of it). */
-export type EtagOf = (body: unknown) => string;
+/**
+ * A strong entity tag for a JSON text: the hash of the bytes sent. Node's one-shot `hash` (no Hash object
+ * per call): 276 ns against 820 ns for createHash().update().digest() on a book's JSON (a loop of 300,000
+ * calls), and the tag is on every record answer.
+ */
+export function etagOfText(text: string): string {
+  return `"${hash('sha1', text, 'base64url')}"`;
+}
+
+export function etagOf(body: unknown): string {
+  return etagOfText(JSON.stringify(body));
+}
+
+/** A function from a JSON body to its text and tag (`tagged`, or a memo of it). */
+export type Tagger = (body: unknown) => TaggedJson;
+
+export function tagged(body: unknown): TaggedJson {
+  const text = JSON.stringify(body);
+  return { text, etag: etagOfText(text) };
+}
 
 /**
- * etagOf, remembered for frozen flat records: the stores hand out their records frozen, with scalar
+ * `tagged`, remembered for frozen flat records: the stores hand out their records frozen, with scalar
  * fields only, so such an object's JSON (and tag) can never change, and a record read again (the memory
  * store hands out the same object until it is written) is not serialised and hashed again. Anything
- * else (lists, derived shapes, records with an object inside) is tagged anew each time. One memo per
- * app (the registrar's); its entries go with their records.
+ * else (derived shapes, records with an object inside) is serialised anew each time. One memo per app
+ * (the registrar's); its entries go with their records.
  */
-export function etagMemo(): EtagOf {
-  const known = new WeakMap<object, string>();
+export function taggedMemo(): Tagger {
+  const known = new WeakMap<object, TaggedJson>();
   return (body) => {
-    if (!isFrozenFlatRecord(body)) return etagOf(body);
-    let tag = known.get(body);
-    if (tag === undefined) known.set(body, (tag = etagOf(body)));
-    return tag;
+    if (!isFrozenFlatRecord(body)) return tagged(body);
+    let found = known.get(body);
+    if (found === undefined) known.set(body, (found = tagged(body)));
+    return found;
   };
 }
 
@@ -48,6 +64,16 @@ function isFrozenFlatRecord(value: unknown): value is object {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.isFrozen(value)) return false;
   for (const field of Object.values(value)) if (typeof field === 'object' && field !== null) return false;
   return true;
+}
+
+/**
+ * The strong entity tag of a list answer, without its body: the collection's version (which every write
+ * changes, src/store/types.ts ListResult), the page's bounds, the operation, and `representation` (what
+ * the service version and its spec make of a record: a deployment that changes them changes every tag).
+ * The same for GET and HEAD; a write to the collection changes it, so a tag never names two bodies.
+ */
+export function listEtag(representation: string, operationId: string, version: string, page: { limit?: number; offset?: number }): string {
+  return etagOfText(`${representation}\n${operationId}\n${version}\n${page.offset ?? 0}\n${page.limit ?? ''}`);
 }
 
 export function preconditionsOf(req: Request): Preconditions | undefined {
@@ -83,8 +109,8 @@ export function evaluate(pre: Preconditions, etag: string, safe: boolean): Verdi
 /** A predicate on the representation a GET would answer: what a write hands its store as `expect`. */
 export type Precondition = (representation: unknown) => boolean;
 
-export function writePrecondition(pre: Preconditions, tagOf: EtagOf = etagOf): Precondition {
-  return (representation) => evaluate(pre, tagOf(representation), false) === 'pass';
+export function writePrecondition(pre: Preconditions, tag: Tagger = tagged): Precondition {
+  return (representation) => evaluate(pre, tag(representation).etag, false) === 'pass';
 }
 
 /** The 412 answer; the error handler writes it in the family's format. */

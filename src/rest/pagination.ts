@@ -1,10 +1,11 @@
-import { readAll, type ListResult, type Page } from '../store/types';
+import type { ListResult, Page } from '../store/types';
+import type { ListBody } from './types';
 
 /**
- * A list response: the page's records (every batch of it, `rest` included), `X-Total-Count`, and an
- * RFC 8288 `Link` with next/prev when paginating.
+ * A list response: the page as the store read it (written by the registrar as it is read), `X-Total-Count`,
+ * and an RFC 8288 `Link` with next/prev when paginating.
  */
-export async function listResult<T>(path: string, page: Page, result: ListResult<T>) {
+export function listResult<T>(path: string, page: Page, result: ListResult<T>) {
   const headers: Record<string, string> = { 'X-Total-Count': String(result.total) };
   const paginating = page.limit !== undefined || page.offset !== undefined;
   if (paginating) {
@@ -22,5 +23,5 @@ export async function listResult<T>(path: string, page: Page, result: ListResult
     }
     if (links.length) headers.Link = links.join(', ');
   }
-  return { status: 200 as const, headers, body: await readAll(result) };
+  return { status: 200 as const, headers, body: { page, result } satisfies ListBody<T> };
 }

@@ -3,8 +3,11 @@ import { ApiError, oneLine } from '../http/errors';
 import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, requestFingerprint } from '../http/idempotency';
 import { matchOf, type OperationInfo, type Route, type RouteTable } from '../http/routes';
 import type { Store } from '../store/types';
-import { etagMemo, evaluate, preconditionFailed, preconditionsOf, writePrecondition, type EtagOf, type Preconditions } from './conditional';
-import type { HandlerInput, Handlers, OperationId, RestContext } from './types';
+import { writeJsonList } from '../http/json-stream';
+import { JSON_TYPE, sendEmpty, sendText, TEXT_TYPE } from '../http/send';
+import { evaluate, listEtag, preconditionFailed, preconditionsOf, taggedMemo, writePrecondition, type Preconditions, type Tagger } from './conditional';
+import type { OperationCheck } from './response-check';
+import { isListBody, type HandlerInput, type Handlers, type OperationId, type RestContext } from './types';
 
 type AnyHandler = (input: HandlerInput<OperationId>, ctx: RestContext) => unknown;
 const DECIMAL = /^[0-9]+$/;
@@ -19,6 +22,16 @@ interface Bound {
   route: Route;
   op: OperationInfo;
   handler: AnyHandler;
+  /** Response validation of this operation's answers, when it is on. */
+  check?: OperationCheck;
+}
+
+/** What the registrar needs beyond the handlers' own context. */
+export interface WriteOptions {
+  /** Response validation (src/rest/response-check.ts): in tests and with VALIDATE_RESPONSES. */
+  check?: (operationId: string) => OperationCheck;
+  /** Names what the service makes of a record (its version and spec): part of every list's ETag. */
+  representation: string;
 }
 
 /**
@@ -30,10 +43,13 @@ interface Bound {
  * method. Path parameters are the raw ones from the match (the validator's copies are already
  * coerced: `1e0` would pass as 1).
  *
- * Conditional requests (src/rest/conditional.ts) live here too, for every operation whose spec declares
- * them: the ETag of the body written, 304/412 for a GET, and the write precondition handed to the handler.
+ * Answers are written here, each body serialised once: a record's JSON text is also what its ETag
+ * hashes; a list (a ListBody, as the store reads it) is written batch by batch (src/http/json-stream.ts),
+ * tagged from its collection's version without serialising it first. Conditional requests
+ * (src/rest/conditional.ts) live here too, for every operation whose spec declares them: 304/412 for a
+ * GET, and the write precondition handed to the handler.
  */
-export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestContext): RequestHandler {
+export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestContext, options: WriteOptions): RequestHandler {
   const byRoute = new Map<Route, Map<string, Bound>>();
   for (const route of routes.routes) {
     if (route.handler) continue;
@@ -41,21 +57,22 @@ export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestCont
     for (const op of Object.values(route.operations)) {
       const handler = handlers[op.operationId as OperationId] as AnyHandler | undefined;
       if (!handler) throw new Error(`openapi.yaml operation ${op.operationId} has no handler`);
-      byMethod.set(op.method, { route, op, handler });
+      byMethod.set(op.method, { route, op, handler, check: options.check?.(op.operationId) });
     }
     byRoute.set(route, byMethod);
   }
-  // Entity tags of the records answered, kept while the records live (src/rest/conditional.ts).
-  const etagFor = etagMemo();
+  // JSON text and entity tags of the records answered, kept while the records live (src/rest/conditional.ts).
+  const tag = taggedMemo();
   return (req, res, next) => {
     // The route table has answered unknown paths and methods: a spec operation is bound here.
     const match = matchOf(req)!;
-    const { op, handler } = byRoute.get(match.route)!.get(req.method)!;
+    const bound = byRoute.get(match.route)!.get(req.method)!;
+    const { op, handler } = bound;
     const key = op.idempotencyKey ? req.get(IDEMPOTENCY_KEY) : undefined;
     const pre = op.conditional ? preconditionsOf(req) : undefined;
     let answer: Promise<AnyResult>;
     try {
-      const input = toInput(req, match.route, match.params, op, pre, etagFor);
+      const input = toInput(req, match.route, match.params, op, pre, tag);
       // The service's own context, or a copy on the keyed operation's transaction store. The handler's own
       // promise is used as it is (Promise.resolve adds no step to a native promise).
       const run = (store: Store) => Promise.resolve(handler(input, store === ctx.store ? ctx : { ...ctx, store }) as AnyResult | Promise<AnyResult>);
@@ -63,7 +80,8 @@ export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestCont
     } catch (error) {
       return next(error);
     }
-    answer.then((result) => writeResult(res, op, result, pre, etagFor)).then(undefined, next);
+    const exchange: Exchange = { res, bound, pre, head: match.head === true, tag, representation: options.representation };
+    answer.then((result) => writeResult(exchange, result)).then(undefined, next);
   };
 }
 
@@ -94,14 +112,7 @@ function pathParams(route: Route, raw: readonly string[]): Record<string, unknow
   return params;
 }
 
-function toInput(
-  req: Request,
-  route: Route,
-  raw: readonly string[],
-  op: OperationInfo,
-  pre: Preconditions | undefined,
-  etagFor: EtagOf,
-): HandlerInput<OperationId> {
+function toInput(req: Request, route: Route, raw: readonly string[], op: OperationInfo, pre: Preconditions | undefined, tag: Tagger): HandlerInput<OperationId> {
   const params = pathParams(route, raw);
   // The validator has checked these are integers in range, but it coerces with Number(), which also
   // takes `1e0`, `0x1`, `1.0` and ` 1`. Only decimal digits are an id; `01` is 1.
@@ -116,33 +127,59 @@ function toInput(
     params: params as never,
     query: (req.query ?? {}) as never,
     body: req.body as never,
-    // Without a trailing slash, so links built from it are canonical (`/books/` is served as `/books`).
+    // Mount path included, without a trailing slash, so links built from it are canonical (`/books/` is `/books`).
     path: (req.baseUrl + req.path).replace(/(.)\/+$/, '$1'),
     // Reads are checked below, on the body they answer; writes hand the check to the store (atomic).
-    precondition: pre && op.method !== 'GET' ? writePrecondition(pre, etagFor) : undefined,
+    precondition: pre && op.method !== 'GET' ? writePrecondition(pre, tag) : undefined,
   };
 }
 
-function writeResult(res: Response, op: OperationInfo, result: AnyResult, pre: Preconditions | undefined, etagFor: EtagOf): void {
-  const media = op.responseMedia[result.status];
-  if (result.body !== undefined && op.etagStatuses.includes(result.status)) {
-    const etag = etagFor(result.body);
-    // GET (and HEAD, which runs as GET): RFC 9110 section 13.2.2 on the representation about to be sent.
-    const verdict = pre && op.method === 'GET' ? evaluate(pre, etag, true) : 'pass';
-    if (verdict === 'failed') throw preconditionFailed();
-    res.setHeader('ETag', etag);
-    if (verdict === 'not-modified') {
-      res.status(304).end();
-      return;
-    }
+/** One request's answer being written: where, for which operation, and what decides its tag. */
+interface Exchange {
+  res: Response;
+  bound: Bound;
+  pre: Preconditions | undefined;
+  head: boolean;
+  tag: Tagger;
+  representation: string;
+}
+
+async function writeResult({ res, bound, pre, head, tag, representation }: Exchange, result: AnyResult): Promise<void> {
+  const { op, check } = bound;
+  const { status, body } = result;
+  const media = op.responseMedia[status];
+  const tagged = body !== undefined && op.etagStatuses.includes(status);
+  if (isListBody(body)) {
+    const etag = tagged ? listEtag(representation, op.operationId, body.result.version, body.page) : undefined;
+    if (etag && answeredByPrecondition(res, op, pre, etag)) return;
+    if (result.headers) res.set(result.headers);
+    return writeJsonList(res, status, body.result, { head, checkItem: check?.item(status) });
   }
-  if (result.headers) res.set(result.headers);
-  if (result.body === undefined || !media) {
-    res.status(result.status).end();
-  } else if (media === 'text/plain') {
+  check?.body(status, body);
+  if (body === undefined || !media) {
+    if (result.headers) res.set(result.headers);
+    return sendEmpty(res, status);
+  }
+  if (media === 'text/plain') {
+    if (result.headers) res.set(result.headers);
     // Plain-text answers are one line, whatever a handler echoed back: the same rule as sendError's.
-    res.status(result.status).type('text/plain; charset=utf-8').send(oneLine(String(result.body)));
-  } else {
-    res.status(result.status).json(result.body);
+    return sendText(res, status, TEXT_TYPE, oneLine(String(body)));
   }
+  const json = tagged ? tag(body) : { text: JSON.stringify(body), etag: undefined };
+  if (json.etag && answeredByPrecondition(res, op, pre, json.etag)) return;
+  if (result.headers) res.set(result.headers);
+  sendText(res, status, JSON_TYPE, json.text);
+}
+
+/**
+ * Sets the ETag of the representation about to be sent and applies a GET's preconditions to it (HEAD runs as
+ * GET; RFC 9110 section 13.2.2): true when that answered the request (304), a 412 is thrown, false to go on.
+ */
+function answeredByPrecondition(res: Response, op: OperationInfo, pre: Preconditions | undefined, etag: string): boolean {
+  const verdict = pre && op.method === 'GET' ? evaluate(pre, etag, true) : 'pass';
+  if (verdict === 'failed') throw preconditionFailed();
+  res.setHeader('ETag', etag);
+  if (verdict !== 'not-modified') return false;
+  sendEmpty(res, 304);
+  return true;
 }

@@ -1,7 +1,7 @@
 import type { operations } from '../../generated/openapi';
 import type { Logger } from '../logger';
 import type { Lifecycle } from '../ops/health';
-import type { Store } from '../store/types';
+import type { ListResult, Page, Store } from '../store/types';
 import type { Precondition } from './conditional';
 
 /** Every operationId in openapi.yaml. */
@@ -28,12 +28,30 @@ export type QueryParams<O extends OperationId> = Op<O>['parameters'] extends { q
 
 type ResponsesOf<O extends OperationId> = Op<O>['responses'];
 
+/**
+ * A list answer as the store reads it: the page asked for and the store's result for it. The registrar
+ * writes it batch by batch (src/http/json-stream.ts) and tags it from the collection's version, so a
+ * list is never serialised whole, nor held whole when the store reads it in batches.
+ */
+export interface ListBody<T> {
+  readonly page: Page;
+  readonly result: ListResult<T>;
+}
+
+/** Whether a handler's body is a ListBody (rather than the JSON value itself). */
+export function isListBody(body: unknown): body is ListBody<unknown> {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'result' in body && 'page' in body;
+}
+
+/** A JSON body of the spec's type; an array may also be given as the ListBody of its items. */
+type JsonBody<J> = J extends readonly (infer E)[] ? J | ListBody<E> : J;
+
 /** The body the spec declares for one status of an operation (JSON or plain text), or undefined for none. */
 export type ResponseBody<O extends OperationId, S extends keyof ResponsesOf<O>> = ResponsesOf<O>[S] extends {
   content: infer C;
 }
   ? C extends { 'application/json': infer J }
-    ? J
+    ? JsonBody<J>
     : C extends { 'text/plain': infer T }
       ? T
       : never

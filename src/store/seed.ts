@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Ajv2020 from 'ajv/dist/2020';
 import { GraphQLObjectType, GraphQLScalarType, buildSchema, getNullableType, isNonNullType } from 'graphql';
 import { loadGraphqlSdl, loadOpenApi, projectRoot } from '../spec';
+import { SpecSchemas } from '../spec-schemas';
 import { GRAPHQL_TYPES, REST_SCHEMAS } from './fields';
 import { COLLECTIONS, type SeedData } from './types';
 
@@ -68,16 +68,14 @@ export function validateSeed(raw: unknown, source = 'seed'): SeedData {
     seed[name] = (list as Record<string, unknown>[]).map((record) => ({ ...SEED_DEFAULTS[name], ...record }));
   }
 
-  const openapi = loadOpenApi();
-  const ajv = new Ajv2020({ strict: false, allErrors: false });
-  ajv.addSchema({ $id: 'openapi', components: openapi.components }, 'openapi');
+  const schemas = new SpecSchemas(loadOpenApi());
   for (const [name, schemaName] of Object.entries(REST_SCHEMAS)) {
-    const validate = ajv.getSchema(`openapi#/components/schemas/${schemaName}`);
-    if (!validate) throw new SeedError(`openapi.yaml has no schema ${schemaName}`);
+    const problem = schemas.validator(`/components/schemas/${schemaName}`);
     seed[name].forEach((record, index) => {
       // Notes store `body`; the REST shape adds the deprecated `text` alias.
       const shown = name === 'notes' ? { ...record, text: record.body } : record;
-      if (!validate(shown)) fail(`${name}[${index}] ${ajv.errorsText(validate.errors, { dataVar: '' })}`);
+      const found = problem(shown);
+      if (found) fail(`${name}[${index}] ${found}`);
     });
   }
 

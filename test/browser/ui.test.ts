@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Locator, Page } from 'playwright-core';
 import { launchBrowser, openPage, screenshot, startService, type Browser } from './browser';
 
 let service: { server: Server; baseUrl: string };
@@ -14,15 +15,21 @@ afterAll(async () => {
   await new Promise((resolve) => service?.server.close(resolve));
 });
 
+/** Opens /docs, expands the operation and presses "Try it out"; the operation's block. */
+async function tryItOut(page: Page, operationId: string): Promise<Locator> {
+  await page.goto(`${service.baseUrl}/docs`);
+  const operation = page.locator(`#operations-books-${operationId}`);
+  await operation.waitFor();
+  await screenshot(page, 'swagger-ui-overview');
+  await operation.locator('.opblock-summary').first().click();
+  await operation.getByRole('button', { name: 'Try it out' }).click();
+  return operation;
+}
+
 describe('Swagger UI at /docs in a real browser', () => {
   it('when GET /books is expanded and run with "Try it out", then it shows 200 and the books', async () => {
     const { page, problems } = await openPage(browser, service.baseUrl);
-    await page.goto(`${service.baseUrl}/docs`);
-    const operation = page.locator('#operations-books-listBooks');
-    await operation.waitFor();
-    await screenshot(page, 'swagger-ui-overview');
-    await operation.locator('.opblock-summary').first().click();
-    await operation.getByRole('button', { name: 'Try it out' }).click();
+    const operation = await tryItOut(page, 'listBooks');
     await operation.getByRole('button', { name: 'Execute' }).click();
 
     const live = operation.locator('.live-responses-table');
@@ -32,6 +39,38 @@ describe('Swagger UI at /docs in a real browser', () => {
     const body = await live.locator('tr.response .response-col_description pre').first().innerText();
     expect(body).toContain('The Hobbit');
     expect(body).toContain('Beloved');
+    expect(problems).toEqual({ external: [], errors: [] });
+  });
+});
+
+describe('Swagger UI "Try it out" on a create', () => {
+  it('when POST /books is run twice in a row with different titles, then both answer 201 with their own book', async () => {
+    const { page, problems } = await openPage(browser, service.baseUrl);
+    const operation = await tryItOut(page, 'createBook');
+    // The Idempotency-Key field is offered empty (the spec gives no example): an empty field sends no header.
+    expect(await operation.locator('tr[data-param-name="Idempotency-Key"] input').inputValue()).toBe('');
+
+    const created: { status: string; body: { id: number; title?: string; error?: string }; curl: string }[] = [];
+    for (const title of ['Try it out, first', 'Try it out, second']) {
+      await operation.locator('textarea.body-param__text').fill(JSON.stringify({ title, pages: 10 }));
+      const answered = page.waitForResponse((res) => res.request().method() === 'POST' && new URL(res.url()).pathname === '/books');
+      await operation.getByRole('button', { name: 'Execute' }).click();
+      const answer = await answered;
+      const sent = await answer.json();
+      // The page shows this answer (its title, or its error) before it is read.
+      const live = operation.locator('.live-responses-table');
+      const body = live.locator('tr.response .response-col_description pre').first();
+      await body.getByText(sent.title ?? sent.error).waitFor();
+      const status = (await live.locator('tr.response .response-col_status').first().innerText()).trim();
+      created.push({ status, body: JSON.parse(await body.innerText()), curl: await operation.locator('.curl-command').innerText() });
+    }
+    await screenshot(page, 'swagger-ui-create-twice');
+    expect(created.map(({ status, body }) => [status, body.title])).toEqual([
+      ['201', 'Try it out, first'],
+      ['201', 'Try it out, second'],
+    ]);
+    expect(created[1].body.id).toBe(created[0].body.id + 1);
+    for (const { curl } of created) expect(curl.toLowerCase()).not.toContain('idempotency-key');
     expect(problems).toEqual({ external: [], errors: [] });
   });
 });

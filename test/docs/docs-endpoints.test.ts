@@ -47,7 +47,8 @@ describe('GET /docs (Swagger UI)', () => {
   it('when the init script is read, then it loads the spec from this service and turns the online validator off', async () => {
     const { http } = makeApp();
     const res = await http.get('/docs/assets/swagger-init.js').expect(200);
-    expect(res.text).toContain("url: '/openapi.json'");
+    // The spec of this service, where it is mounted (the page's data-base: '' at the root).
+    expect(res.text).toContain("url: document.body.dataset.base + '/openapi.json'");
     expect(res.text).toContain('validatorUrl: null');
     expect(res.text).not.toMatch(/https?:\/\//);
   });
@@ -127,7 +128,7 @@ describe('GET /graphql from a browser (GraphiQL)', () => {
   it('when the GraphiQL init script is read, then it sends queries to this service only', async () => {
     const { http } = makeApp();
     const res = await http.get('/docs/assets/graphiql-init.js').expect(200);
-    expect(res.text).toContain("new URL('/graphql', window.location.href)");
+    expect(res.text).toContain("new URL(document.body.dataset.base + '/graphql', window.location.href)");
     expect(res.text).not.toMatch(/https?:\/\//);
   });
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { execute, getIntrospectionQuery, parse, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Resolvers } from '../../generated/graphql';
 import { createContext } from '../../src/graphql/context';
+import { LargeAnswers } from '../../src/graphql/large-answers';
 import { createExecutor, type Executor } from '../../src/graphql/execution';
 import { resolvers } from '../../src/graphql/resolvers';
 import { buildSchema } from '../../src/graphql/schema';
@@ -10,11 +11,14 @@ import type { Store } from '../../src/store/types';
 import { countingStore, seededStore, seedWithUsers } from './support';
 
 const logger = createLogger('silent');
+const answers = new LargeAnswers({ maxItems: 20000, slots: 4, waitMs: 1000 });
+/** A fresh context for one operation, as the endpoint makes one per request. */
+const context = (store: Store) => createContext(store, logger, answers.budget());
 
 /** Runs `document` once with graphql-js and once through the executor, each with a fresh context. */
 async function both(executor: Executor, schema: ReturnType<typeof buildSchema>, store: Store, document: DocumentNode, variableValues?: Record<string, unknown>) {
-  const reference = (await execute({ schema, document, variableValues, contextValue: createContext(store, logger) })) as ExecutionResult;
-  const answer = await executor.execute({ schema, document, variableValues, contextValue: createContext(store, logger) });
+  const reference = (await execute({ schema, document, variableValues, contextValue: context(store) })) as ExecutionResult;
+  const answer = await executor.execute({ schema, document, variableValues, contextValue: context(store) });
   // The wire form: what a client would see (messages, locations, paths, extensions, data).
   return { reference: JSON.stringify(reference), answer: JSON.stringify(answer) };
 }
@@ -43,8 +47,8 @@ describe('Compiled execution gives exactly the answers of graphql-js', () => {
     const { schema, executor, store } = setup();
     const document = parse(query);
     const operationName = query.startsWith('query A') ? 'B' : undefined;
-    const reference = JSON.stringify(await execute({ schema, document, operationName, variableValues: variables, contextValue: createContext(store, logger) }));
-    const answer = JSON.stringify(await executor.execute({ schema, document, operationName, variableValues: variables, contextValue: createContext(store, logger) }));
+    const reference = JSON.stringify(await execute({ schema, document, operationName, variableValues: variables, contextValue: context(store) }));
+    const answer = JSON.stringify(await executor.execute({ schema, document, operationName, variableValues: variables, contextValue: context(store) }));
     expect(answer).toBe(reference);
     expect(JSON.parse(answer).errors).toBeUndefined();
     expect(executor.stats).toMatchObject({ compiled: 1, compiledRuns: 1, fallbacks: 0 });
@@ -80,7 +84,7 @@ describe('Compiled execution gives exactly the answers of graphql-js', () => {
     const { schema, executor } = setup();
     const { store, calls } = countingStore(seededStore());
     const failing = { ...store, posts: Object.assign(Object.create(store.posts), { listByParents: () => (calls.push('posts.listByParents'), Promise.reject(new Error('down'))) }) };
-    const result = await executor.execute({ schema, document: parse('{ users { posts { id } } }'), contextValue: createContext(failing, logger) });
+    const result = await executor.execute({ schema, document: parse('{ users { posts { id } } }'), contextValue: context(failing) });
     expect(result.errors?.[0].message).toBe('down');
     expect(executor.stats.fallbacks).toBe(1);
     expect(calls.filter((c) => c === 'posts.listByParents')).toHaveLength(1);
@@ -90,7 +94,7 @@ describe('Compiled execution gives exactly the answers of graphql-js', () => {
     const { schema, executor, store } = setup();
     const document = parse('mutation { addTodo(title: "Once") { id } }');
     const before = (await store.todos.list()).total;
-    for (let i = 0; i < 3; i += 1) await executor.execute({ schema, document, contextValue: createContext(store, logger) });
+    for (let i = 0; i < 3; i += 1) await executor.execute({ schema, document, contextValue: context(store) });
     expect((await store.todos.list()).total).toBe(before + 3);
     expect(executor.stats).toMatchObject({ compiled: 0, compiledRuns: 0 });
   });
@@ -98,7 +102,7 @@ describe('Compiled execution gives exactly the answers of graphql-js', () => {
   it('when a document has run fewer than compileAfter times, then graphql-js runs it; after that, the compiled form', async () => {
     const { schema, executor, store } = setup(resolvers, 2);
     const document = parse('{ books { id } }');
-    const run = () => executor.execute({ schema, document, contextValue: createContext(store, logger) });
+    const run = () => executor.execute({ schema, document, contextValue: context(store) });
     await run();
     await run();
     expect(executor.stats).toMatchObject({ compiled: 0, compiledRuns: 0 });
@@ -112,14 +116,14 @@ describe('Compiled execution gives exactly the answers of graphql-js', () => {
     const executor = createExecutor(schema, { cacheSize: 2, compileAfter: 0 });
     const store = seededStore();
     const docs = ['{ books { id } }', '{ todos { id } }', '{ users { id } }'].map((q) => parse(q));
-    for (const document of [...docs, docs[0]]) await executor.execute({ schema, document, contextValue: createContext(store, logger) });
+    for (const document of [...docs, docs[0]]) await executor.execute({ schema, document, contextValue: context(store) });
     expect(executor.stats.compiled).toBe(4);
   });
 
   it('when the compiled cache size is 0, then everything runs with graphql-js', async () => {
     const schema = buildSchema();
     const executor = createExecutor(schema, { cacheSize: 0, compileAfter: 0 });
-    const result = await executor.execute({ schema, document: parse('{ books { id } }'), contextValue: createContext(seededStore(), logger) });
+    const result = await executor.execute({ schema, document: parse('{ books { id } }'), contextValue: context(seededStore()) });
     expect(result.data?.books).toBeDefined();
     expect(executor.stats.compiledRuns).toBe(0);
   });

@@ -26,6 +26,17 @@ describe('POST /graphql with an Idempotency-Key', () => {
     expect((await store.todos.list()).total).toBe(before + 1);
   });
 
+  it('when the key is empty, then it is no key: each mutation runs, none is replayed (as a blank optional REST header)', async () => {
+    const { http, store } = makeApp();
+    const before = (await store.todos.list()).total;
+    for (const blank of ['', '  ']) {
+      const res = await http.post('/graphql').set(KEY, blank).send({ query: ADD, variables: { title: 'Blank' } }).expect(200);
+      expect(res.body.data.addTodo.title).toBe('Blank');
+      expect(res.headers['idempotent-replayed']).toBeUndefined();
+    }
+    expect((await store.todos.list()).total).toBe(before + 2);
+  });
+
   it('when the key is reused with other variables, then 422 IDEMPOTENCY_KEY_REUSED and nothing is created', async () => {
     const { http, store } = makeApp();
     await http.post('/graphql').set(KEY, 'g-2').send({ query: ADD, variables: { title: 'Water' } }).expect(200);

@@ -1,8 +1,12 @@
+import { LargeAnswers } from '../../src/graphql/large-answers';
 import { createLoaders } from '../../src/graphql/loaders';
 import { createMemoryStore } from '../../src/store/memory';
 import { loadSeed } from '../../src/store/seed';
 import type { PostRecord, Store } from '../../src/store/types';
 import { countingStore } from './support';
+
+/** A budget of one request's result, large enough for the default seed. */
+const budget = () => new LargeAnswers({ maxItems: 20000, slots: 1, waitMs: 0 }).budget();
 
 function store(): { store: Store; calls: string[] } {
   return countingStore(createMemoryStore(loadSeed('default')));
@@ -11,7 +15,7 @@ function store(): { store: Store; calls: string[] } {
 describe('GraphQL loaders (sibling groups)', () => {
   it('when the store answers synchronously, then the nested lists are plain arrays, not promises, one storage call per level', async () => {
     const { store: counted, calls } = store();
-    const loaders = createLoaders(counted);
+    const loaders = createLoaders(counted, budget());
     const users = loaders.users((await counted.users.list()).items);
     const posts = users.map((user) => loaders.postsOf(user));
     expect(posts.every(Array.isArray)).toBe(true);
@@ -26,7 +30,7 @@ describe('GraphQL loaders (sibling groups)', () => {
     const { store: counted, calls } = store();
     const real = counted.posts;
     const asyncPosts = Object.assign(Object.create(real), { listByParents: async (ids: readonly number[]) => real.listByParents(ids) });
-    const loaders = createLoaders({ ...counted, posts: asyncPosts });
+    const loaders = createLoaders({ ...counted, posts: asyncPosts }, budget());
     const users = loaders.users((await counted.users.list()).items);
     const posts = await Promise.all(users.map((user) => loaders.postsOf(user)));
     expect(calls.filter((c) => c === 'posts.listByParents')).toHaveLength(1);
@@ -36,7 +40,7 @@ describe('GraphQL loaders (sibling groups)', () => {
 
   it('when a parent was not returned in a list, then it is a group of one', async () => {
     const { store: counted, calls } = store();
-    const loaders = createLoaders(counted);
+    const loaders = createLoaders(counted, budget());
     const user = (await counted.users.get(1))!;
     expect((loaders.postsOf(user) as PostRecord[]).every((p) => p.userId === 1)).toBe(true);
     expect(loaders.postsOf(user)).toBe(loaders.postsOf(user));
@@ -51,7 +55,7 @@ describe('GraphQL loaders (sibling groups)', () => {
         throw new Error('storage down');
       },
     });
-    const loaders = createLoaders({ ...counted, posts: failing });
+    const loaders = createLoaders({ ...counted, posts: failing }, budget());
     const users = loaders.users((await counted.users.list()).items);
     for (const user of users) expect(() => loaders.postsOf(user)).toThrow('storage down');
     expect(calls.filter((c) => c === 'posts.listByParents')).toHaveLength(1);
@@ -65,7 +69,7 @@ describe('GraphQL loaders (sibling groups)', () => {
         throw new Error('storage down');
       },
     });
-    const loaders = createLoaders({ ...counted, posts: failing });
+    const loaders = createLoaders({ ...counted, posts: failing }, budget());
     const users = loaders.users((await counted.users.list()).items);
     const results = await Promise.allSettled(users.map((user) => loaders.postsOf(user)));
     expect(results.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : 'fulfilled'))).toEqual(users.map(() => 'storage down'));
@@ -75,7 +79,7 @@ describe('GraphQL loaders (sibling groups)', () => {
 
   it('when a parent outside the declared group is looked up first, then it loads alone and the group still loads in one call', async () => {
     const { store: counted, calls } = store();
-    const loaders = createLoaders(counted);
+    const loaders = createLoaders(counted, budget());
     const [first, ...rest] = (await counted.users.list()).items;
     loaders.users(rest);
     const alone = loaders.postsOf(first) as PostRecord[];
@@ -99,7 +103,7 @@ describe('GraphQL loaders (sibling groups)', () => {
         return real.listByParents(ids);
       },
     });
-    const loaders = createLoaders({ ...counted, posts: asyncPosts });
+    const loaders = createLoaders({ ...counted, posts: asyncPosts }, budget());
     const [first, ...rest] = (await counted.users.list()).items;
     loaders.users(rest);
     const grouped = Promise.all(rest.map((user) => loaders.postsOf(user)));
@@ -120,7 +124,7 @@ describe('GraphQL loaders (sibling groups)', () => {
         return real.listByParents(ids);
       },
     });
-    const loaders = createLoaders({ ...counted, posts: recording });
+    const loaders = createLoaders({ ...counted, posts: recording }, budget());
     const users = (await counted.users.list()).items;
     loaders.users(users);
     loaders.users(users);

@@ -47,10 +47,18 @@ function sameLabels(a: Record<string, string>, b: Record<string, string>): boole
 const NAN_SAMPLE = / Nan$/;
 const MAY_BE_NAN = /^nodejs_eventloop_lag_\w+_seconds /;
 
+/** The Prometheus text content type the metrics path answers with. */
+export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
 /** GET the metrics path (200, the Prometheus text content type) and parse the answer. */
 export async function scrape(http: TestApp['http'], path = '/metrics'): Promise<Scrape> {
-  const res = await http.get(path).expect(200).expect('Content-Type', 'text/plain; version=0.0.4; charset=utf-8');
-  const lines = res.text.split('\n');
+  const res = await http.get(path).expect(200).expect('Content-Type', METRICS_CONTENT_TYPE);
+  return parseScrape(res.text);
+}
+
+/** Parses an exposition text; only the event-loop statistics may be NaN. */
+export async function parseScrape(text: string): Promise<Scrape> {
+  const lines = text.split('\n');
   const nan = lines.filter((line) => NAN_SAMPLE.test(line));
   expect(nan.filter((line) => !MAY_BE_NAN.test(line))).toEqual([]);
   return new Scrape(await getMetricsFromIterator(lines.filter((line) => !NAN_SAMPLE.test(line))[Symbol.iterator]()));

@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 
 /**
- * Assertions for the two error formats of CONTRACT.md section 2. Response validation already checks
+ * Assertions for the two error formats of docs/contract.md §6. Response validation already checks
  * JSON bodies against the spec's Error schema; these also check the media type and, for plain text,
  * the one-line message (res.send bodies are not seen by the response validator).
  */

@@ -16,31 +16,41 @@ export function freePort(): Promise<number> {
   });
 }
 
-export interface ServiceProcess {
+export interface ServiceChild {
   child: ChildProcess;
-  port: number;
-  baseUrl: string;
+  /** What it wrote to stdout and stderr so far. */
   output: () => string;
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
 }
 
-/** Starts the built service (dist/, made by `npm test`'s pretest build) and waits until /health answers. */
-export async function startService(env: Record<string, string> = {}, timeoutMs = 15000): Promise<ServiceProcess> {
-  const port = Number(env.PORT ?? (await freePort()));
+export interface ServiceProcess extends ServiceChild {
+  port: number;
+  baseUrl: string;
+}
+
+/** Runs the built service (dist/, made by `npm test`'s pretest build), with `node` options before it. */
+export function spawnService(env: Record<string, string>, nodeOptions: string[] = []): ServiceChild {
   let output = '';
-  const child = spawn(process.execPath, [path.join(projectRoot, 'dist/src/server.js')], {
+  const child = spawn(process.execPath, [...nodeOptions, path.join(projectRoot, 'dist/src/server.js')], {
     cwd: projectRoot,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+/** Starts the built service and waits until /health answers. */
+export async function startService(env: Record<string, string> = {}, timeoutMs = 15000): Promise<ServiceProcess> {
+  const port = Number(env.PORT ?? (await freePort()));
+  const { child, output, exited } = spawnService({ ...env, PORT: String(port) });
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`service exited early (${child.exitCode}): ${output}`);
+    if (child.exitCode !== null) throw new Error(`service exited early (${child.exitCode}): ${output()}`);
     try {
       const res = await fetch(`${baseUrl}/health`);
       if (res.status === 200) break;
@@ -49,9 +59,9 @@ export async function startService(env: Record<string, string> = {}, timeoutMs =
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`service did not answer /health within ${timeoutMs} ms: ${output}`);
+      throw new Error(`service did not answer /health within ${timeoutMs} ms: ${output()}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { child, port, baseUrl, output: () => output, exited };
+  return { child, port, baseUrl, output, exited };
 }

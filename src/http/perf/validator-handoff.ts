@@ -6,25 +6,34 @@ import { oneLayer } from './one-layer';
  * Speed trick (fenced in src/http/perf/): express-openapi-validator's request and response validation,
  * without its route lookup on every request. The route table has already matched the request; the
  * validator's own lookup (`lookupRoute` in its metadata middleware) would match it again by compiling
- * and trying every spec path in turn, and its path-params and security middlewares add two more
- * promise hops per request while doing nothing once started (no `app.param` routes, security off).
+ * and trying every spec path in turn, and its path-params middleware adds one more promise hop per
+ * request while doing nothing once started (it installs `app.param` hooks on the first request only).
  *
  * How: the validator's middlewares, as `middleware()` returns them, are split by the names 5.x gives
- * them: the lookup (`pathParamsMiddleware`, `metadataMiddleware`, `securityMiddleware`) and the
- * validation (`requestMiddleware`, `responseMiddleware`). The first request for an operation runs them
- * all; what the lookup put in `req.openapi` (the operation's schema, routes and serial: fixed per
- * operation) is kept for that operation. Later requests for it get `req.openapi` and `req.params`
- * from that record and the route table's path parameters, decoded as the validator decodes them, and
- * run the validation only. The validator's Ajv schemas still decide every 400, and its response
- * validation still checks every answer where it is on. A path parameter that does not decode (a
- * malformed escape) takes the full chain, so the validator answers it as before.
+ * them: the lookup (`pathParamsMiddleware`, `metadataMiddleware`), the security step
+ * (`securityMiddleware`) and the validation (`requestMiddleware`, `responseMiddleware`). The first
+ * request for an operation runs them all; what the lookup put in `req.openapi` (the operation's schema,
+ * routes and serial: fixed per operation) is kept for that operation. Later requests for it get
+ * `req.openapi` and `req.params` from that record and the route table's path parameters, decoded as the
+ * validator decodes them, and run the validation only. The validator's Ajv schemas still decide every
+ * 400, and its response validation still checks every answer where it is on. A path parameter that does
+ * not decode (a malformed escape) takes the full chain, so the validator answers it as before.
  *
- * Measured in BENCHMARKS.md ("Issue 12, second session"). Guarded by
+ * The security step runs on every request for an operation the spec secures (`OperationInfo.secured`:
+ * its `security`, else the document's, is a non-empty list), so credentials are checked per request
+ * whenever `validateSecurity` is on. Elsewhere it is skipped: the validator's security middleware reads
+ * that same list and calls `next()` when it is empty, whatever its options.
+ *
+ * With cors's headers recorded once (./fixed-headers.ts): GET /books/{id} 1.09x req/s
+ * (`node bench/compare.js A B --only=get-book,post-book --rounds=8 --duration=3`). Guarded by
  * test/hardening/perf-tricks.test.ts through the real createApp: once warm, a request makes the
- * validator compile no route, and validation still refuses bad input. An upgrade that renames the
- * middlewares stops the start with a one-line error (rather than silently validating nothing).
+ * validator compile no route, and validation still refuses bad input; and by
+ * test/hardening/validator-security.test.ts: with the real validator's security on, a skipped step never
+ * changes an answer. An upgrade that renames the middlewares stops the start with a one-line error
+ * (rather than silently validating nothing).
  */
-const LOOKUP = ['pathParamsMiddleware', 'metadataMiddleware', 'securityMiddleware'];
+const LOOKUP = ['pathParamsMiddleware', 'metadataMiddleware'];
+const SECURITY = 'securityMiddleware';
 const VALIDATION = ['requestMiddleware', 'responseMiddleware'];
 
 /** What the validator's metadata middleware puts on the request (only `pathParams` varies per request). */
@@ -43,10 +52,14 @@ type ValidatedRequest = Request & { openapi?: OpenApiMetadata };
 export function validatorAfterMatch(middlewares: readonly RequestHandler[]): RequestHandler[] {
   const names = middlewares.map((mw) => mw.name);
   const lookupCount = LOOKUP.length;
-  const expected = names.slice(0, lookupCount).join() === LOOKUP.join() && names.slice(lookupCount).every((name) => VALIDATION.includes(name));
+  const expected =
+    names.slice(0, lookupCount).join() === LOOKUP.join() &&
+    names[lookupCount] === SECURITY &&
+    names.slice(lookupCount + 1).every((name) => VALIDATION.includes(name));
   if (!expected) throw new Error(`express-openapi-validator: unexpected middlewares (${names.join(', ')}): update src/http/perf/validator-handoff.ts`);
-  const lookup = oneLayer(middlewares.slice(0, lookupCount));
-  const validation = middlewares.slice(lookupCount);
+  const lookup = oneLayer(middlewares.slice(0, lookupCount + 1));
+  const security = middlewares[lookupCount];
+  const validation = middlewares.slice(lookupCount + 1);
   const kept = new WeakMap<OperationInfo, Omit<OpenApiMetadata, 'pathParams'>>();
 
   const handoff: RequestHandler = (req, res, next) => {
@@ -65,7 +78,7 @@ export function validatorAfterMatch(middlewares: readonly RequestHandler[]): Req
         _responseSchema: metadata._responseSchema,
       };
       req.params = params;
-      return next();
+      return op.secured ? security(req, res, next) : next();
     }
     lookup(req, res, (err?: unknown) => {
       const found = (req as ValidatedRequest).openapi;

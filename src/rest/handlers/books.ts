@@ -8,9 +8,9 @@ const notFound = (id: number) => ({ status: 404 as const, body: { error: `Book $
 export const bookHandlers = {
   listBooks: async ({ query, path }, { store }) => listResult(path, query, await store.books.list(query)),
 
-  createBook: async ({ body }, { store }) => {
+  createBook: async ({ body, path }, { store }) => {
     const book = await store.books.create({ title: body.title, pages: body.pages ?? 0 });
-    return { status: 201, headers: { Location: `/books/${book.id}` }, body: book };
+    return { status: 201, headers: { Location: `${path}/${book.id}` }, body: book };
   },
 
   getBook: async ({ params }, { store }) => {

@@ -9,9 +9,9 @@ const notFound = (id: number) => ({ status: 404 as const, body: `Item ${id} not 
 export const itemHandlers = {
   listItems: async ({ query, path }, { store }) => listResult(path, query, await store.items.list(query)),
 
-  createItem: async ({ body }, { store }) => {
+  createItem: async ({ body, path }, { store }) => {
     const item = await store.items.create({ name: body.name });
-    return { status: 201, headers: { Location: `/items/${item.id}` }, body: item };
+    return { status: 201, headers: { Location: `${path}/${item.id}` }, body: item };
   },
 
   getItem: async ({ params }, { store }) => {

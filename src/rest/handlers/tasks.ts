@@ -8,9 +8,9 @@ const notFound = (id: number) => ({ status: 404 as const, body: { error: `Task $
 export const taskHandlers = {
   listTasks: async ({ query, path }, { store }) => listResult(path, query, await store.tasks.list(query)),
 
-  createTask: async ({ body }, { store }) => {
+  createTask: async ({ body, path }, { store }) => {
     const task = await store.tasks.create({ title: body.title, done: false });
-    return { status: 201, headers: { Location: `/tasks/${task.id}` }, body: task };
+    return { status: 201, headers: { Location: `${path}/${task.id}` }, body: task };
   },
 
   getTask: async ({ params }, { store }) => {

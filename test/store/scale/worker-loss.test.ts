@@ -1,8 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
-import type { ServiceProcess } from '../../support/server-process';
 import { describePostgres } from '../../support/postgres';
-import { createScratchDatabase, startOn, stopService } from './support';
+import { twoWorkers, untilWorkersServe } from '../../support/workers';
 
 /** Longest a request may go unanswered (the documented bound is "at once"; this only catches hangs). */
 const HANG_MS = 10000;
@@ -26,50 +24,12 @@ function getOnNewConnection(baseUrl: string, path: string): Promise<Outcome> {
   });
 }
 
-/** Pids of the cluster workers of the primary `pid`. */
-function workerPids(pid: number): number[] {
-  try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .map((line) => Number(line.trim()))
-      .filter((n) => n > 0);
-  } catch {
-    return []; // ps exits 1 when there is none
-  }
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describePostgres(
   'WORKERS=2: a worker killed under a steady stream of requests',
   () => {
-    let database: Awaited<ReturnType<typeof createScratchDatabase>>;
-    let service: ServiceProcess;
-
-    beforeAll(async () => {
-      database = await createScratchDatabase(process.env.TEST_DATABASE_URL!);
-      // LOG_LEVEL info: each worker logs "listening" once it serves.
-      service = await startOn(database.url, { WORKERS: '2', LOG_LEVEL: 'info' });
-    }, 60000);
-
-    afterAll(async () => {
-      // On failure, the end of the service's log says which process did not stop cleanly.
-      if (service) expect({ code: await stopService(service), log: service.output().slice(-3000) }).toMatchObject({ code: 0 });
-      await database?.drop();
-    }, 60000);
-
-    /**
-     * Waits until the primary has two workers again, none of them in `gone`, and every worker started
-     * so far (the two originals and one replacement per pid in `gone`) has logged "listening".
-     */
-    async function untilReplaced(gone: number[]): Promise<number[]> {
-      for (;;) {
-        const pids = workerPids(service.child.pid!);
-        const listening = service.output().match(/"msg":"listening"/g)?.length ?? 0;
-        if (pids.length === 2 && pids.every((pid) => !gone.includes(pid)) && listening >= 2 + gone.length) return pids;
-        await sleep(50);
-      }
-    }
+    const workers = twoWorkers();
 
     it('when each original worker is killed (kill -9) in turn, then every request gets an answer or a connection error (none hangs), and the replacements serve', async () => {
       const outcomes: { outcome: Outcome; phase: number }[] = [];
@@ -77,16 +37,16 @@ describePostgres(
       const client = async () => {
         while (state.running) {
           const phase = state.phase;
-          outcomes.push({ outcome: await getOnNewConnection(service.baseUrl, '/books?limit=5'), phase });
+          outcomes.push({ outcome: await getOnNewConnection(workers.service.baseUrl, '/books?limit=5'), phase });
         }
       };
       const load = Promise.all(Array.from({ length: 12 }, client));
 
-      const originals = await untilReplaced([]);
+      const originals = await untilWorkersServe(workers.service);
       await sleep(500);
       for (const [i, pid] of originals.entries()) {
         process.kill(pid, 'SIGKILL');
-        await untilReplaced(originals.slice(0, i + 1));
+        await untilWorkersServe(workers.service, originals.slice(0, i + 1));
         await sleep(500);
       }
       // Phase 1: both original workers are dead; only their replacements can answer now.
@@ -104,7 +64,7 @@ describePostgres(
       expect(errors.length).toBeLessThanOrEqual(2 * 12);
       const replacementsServed = outcomes.filter(({ outcome, phase }) => phase === 1 && outcome.kind === 'answer').length;
       expect(replacementsServed).toBeGreaterThan(0);
-      expect(service.output()).toMatch(/worker died: starting a replacement/);
+      expect(workers.service.output()).toMatch(/worker died: starting a replacement/);
     }, 120000);
   },
   ['TEST_DATABASE_URL'],

@@ -1,0 +1,37 @@
+import type { ServerResponse } from 'node:http';
+
+/** The media types of every answer the service writes itself (REST, errors, GraphQL's JSON). */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+export const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+/**
+ * Writes a whole answer whose body is already text: status, `Content-Type` (unless one is set) and
+ * `Content-Length`, then the body in the same write as the headers. A HEAD answer keeps the headers
+ * (Content-Length included) and Node leaves out the body. 204 and 304 answers carry no body and no
+ * content headers. Every answer the service serialises itself leaves through here or through the list
+ * writer (./json-stream.ts): one place decides how a body is framed.
+ */
+export function sendText(res: ServerResponse, status: number, type: string, text: string): void {
+  if (status === 204 || status === 304) return sendEmpty(res, status);
+  res.statusCode = status;
+  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', type);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/** A JSON answer: `body` serialised once, as `JSON.stringify` does. */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  sendText(res, status, JSON_TYPE, JSON.stringify(body) ?? '');
+}
+
+/** An answer without a body (204 and 304 carry no content headers; any other status says `Content-Length: 0`). */
+export function sendEmpty(res: ServerResponse, status: number): void {
+  res.statusCode = status;
+  if (status === 204 || status === 304) {
+    res.removeHeader('Content-Type');
+    res.removeHeader('Content-Length');
+  } else {
+    res.setHeader('Content-Length', 0);
+  }
+  res.end();
+}

@@ -1,0 +1,53 @@
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+
+const DOC_ID = 'urn:service:openapi';
+
+/**
+ * Validators for schemas inside an OpenAPI document (OpenAPI 3.1 schemas are JSON Schema 2020-12). The whole
+ * document is registered once, so `#/components/...` references resolve exactly as the spec wrote them; a
+ * schema is addressed by its JSON pointer and compiled once, on first use. Used by the seed loader, the
+ * service's response checks and the contract-test kit (scripts/contract).
+ */
+export class SpecSchemas {
+  private readonly ajv: Ajv2020;
+  private readonly compiled = new Map<string, ValidateFunction>();
+
+  /** `allErrors`: report every problem of a value (up to three are described), not only the first. */
+  constructor(doc: object, { allErrors = false }: { allErrors?: boolean } = {}) {
+    // OpenAPI annotations (example, deprecated, discriminator...) are not JSON Schema keywords.
+    this.ajv = new Ajv2020({ strict: false, allErrors, validateFormats: false });
+    this.ajv.addSchema({ ...structuredClone(doc), $id: DOC_ID }, DOC_ID);
+  }
+
+  /** A function that answers undefined when a value matches the schema at `pointer`, else one line saying what does not. */
+  validator(pointer: string): (value: unknown) => string | undefined {
+    let validate = this.compiled.get(pointer);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: `${DOC_ID}#${encodeURI(pointer)}` });
+      this.compiled.set(pointer, validate);
+    }
+    const fn = validate;
+    return (value) => (fn(value) ? undefined : describe(fn.errors ?? []));
+  }
+
+  /** Undefined when `value` matches the schema at `pointer`, else one line saying what does not. */
+  validate(pointer: string, value: unknown): string | undefined {
+    return this.validator(pointer)(value);
+  }
+}
+
+/** The first three problems, each as `<where> <message>` (naming an unknown property). */
+function describe(errors: ErrorObject[]): string {
+  return errors
+    .slice(0, 3)
+    .map((e) => {
+      const extra = (e.params as { additionalProperty?: string }).additionalProperty;
+      return `${e.instancePath || '(root)'} ${e.message}${extra ? ` '${extra}'` : ''}`;
+    })
+    .join('; ');
+}
+
+/** A JSON pointer segment (RFC 6901): `/` and `~` escaped. */
+export function pointerSegment(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}

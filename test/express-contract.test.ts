@@ -1,0 +1,138 @@
+import express, { type ErrorRequestHandler } from 'express';
+import request from 'supertest';
+import { makeApp } from './support/app';
+
+/**
+ * createApp returns an express app that keeps express's extension contract (src/http/express-app.ts):
+ * middleware and routes added to it run before the service's routes, error handlers after them, and the
+ * app mounts under a prefix like any other.
+ */
+describe("the app createApp returns, extended as an express app", () => {
+  it('when a middleware is added with app.use, then it runs before every service route, answered or refused, in the order added', async () => {
+    const { app, http } = makeApp();
+    const order: string[] = [];
+    app.use((req, res, next) => {
+      order.push(`first ${req.method} ${req.path}`);
+      res.setHeader('X-Mine', '1');
+      next();
+    });
+    app.use((_req, _res, next) => {
+      order.push('second');
+      next();
+    });
+    expect((await http.get('/books/1').expect(200)).headers['x-mine']).toBe('1');
+    expect((await http.post('/books').send({ title: 'Mine' }).expect(201)).headers['x-mine']).toBe('1');
+    expect((await http.get('/books/abc').expect(400)).headers['x-mine']).toBe('1');
+    expect((await http.get('/nowhere').expect(404)).headers['x-mine']).toBe('1');
+    expect((await http.post('/graphql').send({ query: '{ books { id } }' }).expect(200)).headers['x-mine']).toBe('1');
+    expect(order.slice(0, 4)).toEqual(['first GET /books/1', 'second', 'first POST /books', 'second']);
+  });
+
+  it('when a middleware answers itself (authentication, say), then the service never sees the request', async () => {
+    const { app, http, store } = makeApp();
+    const before = (await store.books.list()).total;
+    app.use((req, res, next) => (req.get('Authorization') === 'Bearer ok' ? next() : res.status(401).json({ error: 'Unauthorized' })));
+    expect((await http.post('/books').send({ title: 'Nope' }).expect(401)).body).toEqual({ error: 'Unauthorized' });
+    expect((await store.books.list()).total).toBe(before);
+    await http.post('/books').set('Authorization', 'Bearer ok').send({ title: 'Yes' }).expect(201);
+  });
+
+  it('when routes are added with app.get and app.post, then they answer their paths, and the service still answers its own', async () => {
+    const { app, http } = makeApp();
+    app.get('/extra', (_req, res) => res.json({ extra: true }));
+    app.post('/extra', express.json(), (req, res) => res.status(201).json({ got: req.body }));
+    expect((await http.get('/extra').expect(200)).body).toEqual({ extra: true });
+    expect((await http.post('/extra').send({ a: 1 }).expect(201)).body).toEqual({ got: { a: 1 } });
+    await http.get('/books/1').expect(200);
+    // A path nobody answers is still the service's 404, in the contract's format.
+    expect((await http.get('/extra/more').expect(404)).body).toEqual({ error: 'Not found: GET /extra/more' });
+  });
+
+  it('when a route added to the app throws and no error handler was added, then the answer is the contract 500, logged, with nothing leaked', async () => {
+    const { app, http, logs } = makeApp();
+    app.get('/boom', () => {
+      throw new Error('secret detail');
+    });
+    const res = await http.get('/boom').expect(500);
+    expect(res.body).toEqual({ error: 'Unexpected error.' });
+    expect(res.text).not.toContain('secret');
+    expect(logs.some((line) => line.msg === 'unexpected error' && JSON.stringify(line).includes('secret detail'))).toBe(true);
+  });
+
+  it('when an error handler is added, then it sees the errors of added routes and of the service, and what it passes on is answered in the contract format', async () => {
+    const { app, http } = makeApp();
+    const seen: number[] = [];
+    app.get('/teapot', () => {
+      throw Object.assign(new Error('short and stout'), { teapot: true });
+    });
+    const observe: ErrorRequestHandler = (err, _req, _res, next) => {
+      seen.push((err as { status?: number }).status ?? 0);
+      next(err);
+    };
+    const teapots: ErrorRequestHandler = (err, _req, res, next) => ((err as { teapot?: boolean }).teapot ? res.status(418).json({ teapot: true }) : next(err));
+    app.use(observe, teapots);
+    expect((await http.get('/teapot').expect(418)).body).toEqual({ teapot: true });
+    // The service's own refusals pass through the added handlers, then the service answers them as always.
+    expect((await http.get('/books/abc').expect(400)).body.error).toMatch(/^Invalid request/);
+    expect((await http.delete('/books').expect(405)).headers.allow).toBe('GET, POST');
+    expect(seen).toEqual([0, 400, 405]);
+  });
+});
+
+describe('the app mounted under a prefix in another express app', () => {
+  const mounted = () => {
+    const made = makeApp();
+    const outer = express();
+    outer.get('/', (_req, res) => res.send('outer'));
+    outer.use('/api', made.app);
+    return { ...made, http: request(outer) };
+  };
+
+  it('when a create is answered under /api, then its Location carries the prefix, and the record is there', async () => {
+    const { http } = mounted();
+    const created = await http.post('/api/books').send({ title: 'Prefixed' }).expect(201);
+    expect(created.headers.location).toBe(`/api/books/${created.body.id}`);
+    expect((await http.get(created.headers.location).expect(200)).body).toEqual(created.body);
+    const item = await http.post('/api/items').send({ name: 'Prefixed' }).expect(201);
+    expect(item.headers.location).toBe(`/api/items/${item.body.id}`);
+  });
+
+  it('when a page is listed under /api, then its Link carries the prefix', async () => {
+    const { http } = mounted();
+    const page = await http.get('/api/books?limit=1').expect(200);
+    expect(page.body).toHaveLength(1);
+    expect(page.headers.link).toBe('</api/books?limit=1&offset=1>; rel="next"');
+    expect((await http.get('/api/books?limit=1&offset=1').expect(200)).headers.link).toContain('</api/books?limit=1&offset=0>; rel="prev"');
+  });
+
+  it('when the service is asked for an unknown path, a wrong method or bad input under /api, then it answers in its own formats; the outer app keeps its own paths', async () => {
+    const { http } = mounted();
+    expect((await http.get('/api/nowhere').expect(404)).body).toEqual({ error: 'Not found: GET /nowhere' });
+    expect((await http.delete('/api/books').expect(405)).headers.allow).toBe('GET, POST');
+    expect((await http.post('/api/items').send({ name: '' }).expect(400)).headers['content-type']).toMatch(/^text\/plain/);
+    expect((await http.get('/').expect(200)).text).toBe('outer');
+    await http.get('/books').expect(404);
+  });
+
+  it('when the docs are opened under /api, then the page, its assets, its spec (with the prefix as its server) and GraphiQL all point under /api', async () => {
+    const { http } = mounted();
+    const docs = await http.get('/api/docs').expect(200);
+    expect(docs.text).toContain('data-base="/api"');
+    expect(docs.text).toContain('src="/api/docs/assets/swagger-init.js"');
+    expect(docs.text).not.toMatch(/(src|href)="\/docs\//);
+    await http.get('/api/docs/assets/swagger-init.js').expect(200);
+    expect((await http.get('/api/openapi.json').expect(200)).body.servers).toEqual([{ url: '/api', description: 'This service' }]);
+    expect((await http.get('/api/openapi.yaml').expect(200)).text).toMatch(/servers:\n\s+- url: \/api/);
+    const graphiql = await http.get('/api/graphql').set('Accept', 'text/html').expect(200);
+    expect(graphiql.text).toContain('data-base="/api"');
+    expect(graphiql.text).toContain('src="/api/docs/assets/graphiql-init.js"');
+    const answer = await http.post('/api/graphql').send({ query: '{ book(id: "1") { title } }' }).expect(200);
+    expect(answer.body.data.book.title).toEqual(expect.any(String));
+  });
+
+  it('when the service is served at the root, then its spec files are served exactly as written', async () => {
+    const { http } = makeApp();
+    expect((await http.get('/openapi.json').expect(200)).body.servers).toEqual([{ url: '/', description: 'This service' }]);
+    expect((await http.get('/docs').expect(200)).text).toContain('src="/docs/assets/swagger-init.js"');
+  });
+});

@@ -1,0 +1,273 @@
+import { connect, type Socket } from 'node:net';
+import { CHUNK_BYTES } from '../../src/http/json-stream';
+import { createMemoryStore } from '../../src/store/memory';
+import { loadSeed } from '../../src/store/seed';
+import type { Collection, ListResult, Page, Store } from '../../src/store/types';
+import { makeApp, type TestApp } from '../support/app';
+import { listen, type Listening } from './support/http';
+import { rawExchange } from './support/raw';
+
+/** About 4 MiB of books: more than the loopback connection's kernel buffers take from a client that does not read. */
+async function bigCollection(store: Store, count = 4000): Promise<void> {
+  for (let i = 0; i < count; i++) await store.books.create({ title: `${i} ${'x'.repeat(990)}`, pages: i });
+}
+
+/** What a collection's list reads were, for a store that reads lists in batches. */
+interface Reads {
+  /** Batches of `rest` handed out. */
+  batches: number;
+  /** Lists whose `rest` iterator was returned (closed) before its end. */
+  returned: number;
+}
+
+/**
+ * The memory store, with books listed the way a database store lists them: a first batch in `items`, the
+ * rest in batches of `size` read as they are pulled. `failAfter` batches of `rest`, reading fails.
+ */
+function batchedBooks(store: Store, size: number, failAfter = Infinity): { store: Store; reads: Reads } {
+  const reads: Reads = { batches: 0, returned: 0 };
+  const books = store.books;
+  const list = async (page?: Page): Promise<ListResult<(typeof books extends Collection<infer T> ? T : never)>> => {
+    const whole = await books.list(page);
+    const all = whole.items;
+    if (all.length <= size) return whole;
+    const rest = {
+      [Symbol.asyncIterator]() {
+        let at = size;
+        let served = 0;
+        return {
+          async next() {
+            if (at >= all.length) return { done: true as const, value: undefined };
+            if (served++ >= failAfter) throw new Error('storage failed while reading a batch');
+            reads.batches += 1;
+            const batch = all.slice(at, (at += size));
+            return { done: false as const, value: batch };
+          },
+          async return() {
+            reads.returned += 1;
+            return { done: true as const, value: undefined };
+          },
+        };
+      },
+    };
+    return { ...whole, items: all.slice(0, size), rest };
+  };
+  // Every other method is the memory collection's own, on the collection itself.
+  const wrapped = new Proxy(books, {
+    get: (target, name) => {
+      if (name === 'list') return list;
+      const value: unknown = Reflect.get(target, name);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { store: { ...store, books: wrapped }, reads };
+}
+
+/** Opens a connection, asks for `path` and never reads the answer. */
+function nonReadingClient(port: number, path: string, headers = ''): Socket {
+  const socket = connect(port, '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n${headers}\r\n`));
+  socket.pause();
+  socket.on('error', () => undefined);
+  return socket;
+}
+
+/** The server side of the next connection. */
+function nextServerSocket(server: Listening): Promise<Socket> {
+  return new Promise((resolve) => server.server.once('connection', resolve));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('big list answers are written as they are read, with bounded work per request', () => {
+  let made: TestApp;
+  let server: Listening;
+  const clients: Socket[] = [];
+  afterEach(async () => {
+    clients.splice(0).forEach((socket) => socket.destroy());
+    await server?.close();
+  });
+
+  it('when a client does not read a 4 MiB list, then the process holds about one chunk for it, not the answer', async () => {
+    made = makeApp();
+    await bigCollection(made.store);
+    server = await listen(made.app);
+    const socket = nextServerSocket(server);
+    clients.push(nonReadingClient(server.port, '/books'));
+    const serverSide = await socket;
+    // Once the kernel's buffers are full the writer waits for `drain`: what the process holds stops growing.
+    let pending = -1;
+    for (let i = 0; i < 50 && serverSide.writableLength !== pending; i++) {
+      pending = serverSide.writableLength;
+      await sleep(100);
+    }
+    expect(serverSide.writableLength).toBeLessThanOrEqual(2 * CHUNK_BYTES);
+    // And the service answers others meanwhile.
+    expect((await server.send({ method: 'GET', path: '/health' })).status).toBe(200);
+  });
+
+  it('when a list of 10,000 records is answered, then no single JSON.stringify serialises more than about one chunk, and the list is complete and in order', async () => {
+    made = makeApp({ seed: { ...loadSeed('empty') } });
+    for (let i = 0; i < 10000; i++) await made.store.items.create({ name: `item ${i}` });
+    const sizes: number[] = [];
+    const stringify = JSON.stringify;
+    const spy = jest.spyOn(JSON, 'stringify').mockImplementation((...args: Parameters<typeof JSON.stringify>) => {
+      const text = stringify(...args);
+      sizes.push(text?.length ?? 0);
+      return text;
+    });
+    let answer;
+    try {
+      answer = await made.http.get('/items').expect(200);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(answer.headers['transfer-encoding']).toBe('chunked');
+    expect(answer.body).toHaveLength(10000);
+    expect(answer.body.map((item: { id: number }) => item.id)).toEqual(Array.from({ length: 10000 }, (_, i) => i + 1));
+    expect(answer.headers['x-total-count']).toBe('10000');
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(2 * CHUNK_BYTES);
+  });
+
+  it('when a small page is answered, then it is one write with Content-Length, as before', async () => {
+    made = makeApp();
+    const page = await made.http.get('/books?limit=2').expect(200);
+    expect(page.headers['content-length']).toBe(String(Buffer.byteLength(page.text)));
+    expect(page.body).toHaveLength(2);
+  });
+
+  it('when the store reads a list in batches, then each batch is read only as the client takes the answer, and a client that leaves stops the reading', async () => {
+    const { store, reads } = batchedBooks(createMemoryStore(loadSeed('default')), 100);
+    await bigCollection(store, 4000);
+    made = makeApp({ store });
+    server = await listen(made.app);
+    const socket = nextServerSocket(server);
+    const client = nonReadingClient(server.port, '/books');
+    clients.push(client);
+    const serverSide = await socket;
+    await sleep(500);
+    // 40 batches in all; a client that reads nothing has made the service read a few of them at most.
+    const readWhileStalled = reads.batches;
+    expect(readWhileStalled).toBeLessThan(39);
+    client.destroy();
+    await new Promise((resolve) => serverSide.once('close', resolve));
+    await sleep(100);
+    expect(reads.returned).toBe(1);
+    expect(reads.batches).toBeLessThanOrEqual(readWhileStalled + 1);
+  });
+
+  it('when reading a list fails after its first bytes were sent, then the connection ends without the last chunk, so the client never sees a complete list', async () => {
+    const { store } = batchedBooks(createMemoryStore(loadSeed('default')), 100, 5);
+    await bigCollection(store, 2000);
+    made = makeApp({ store });
+    server = await listen(made.app);
+    const result = await rawExchange(server.port, ['GET /books HTTP/1.1\r\nHost: localhost\r\n\r\n'], { waitMs: 5000 });
+    expect(result.status).toBe(200);
+    expect(result.closed).toBe(true);
+    expect(result.text).toMatch(/transfer-encoding: chunked/i);
+    // A chunked message is complete only with its last (empty) chunk: this one never got it.
+    expect(result.text.endsWith('\r\n0\r\n\r\n')).toBe(false);
+    expect(made.logs.some((line) => line.msg === 'unexpected error')).toBe(true);
+    expect((await server.send({ method: 'GET', path: '/books?limit=1' })).status).toBe(200);
+  });
+
+  it('when a big list is asked with HEAD, then the headers are those of GET, no body is written and no batch is read', async () => {
+    const { store, reads } = batchedBooks(createMemoryStore(loadSeed('default')), 100);
+    await bigCollection(store, 1000);
+    made = makeApp({ store });
+    const get = await made.http.get('/books').expect(200);
+    const batchesForGet = reads.batches;
+    const head = await made.http.head('/books').expect(200);
+    expect(reads.batches).toBe(batchesForGet);
+    for (const name of ['content-type', 'etag', 'x-total-count']) expect(head.headers[name]).toBe(get.headers[name]);
+    expect(head.text ?? '').toBe('');
+  });
+
+  it("when a big list's ETag is sent back, then it answers 304 without reading a batch; after a write, 200 with a new tag", async () => {
+    const { store, reads } = batchedBooks(createMemoryStore(loadSeed('default')), 100);
+    await bigCollection(store, 1000);
+    made = makeApp({ store });
+    const first = await made.http.get('/books').expect(200);
+    const tag = first.headers.etag;
+    expect(tag).toMatch(/^"[^"]+"$/);
+    const before = reads.batches;
+    await made.http.get('/books').set('If-None-Match', tag).expect(304);
+    expect(reads.batches).toBe(before);
+    await made.http.put('/books/1').send({ title: 'Changed' }).expect(200);
+    const after = await made.http.get('/books').set('If-None-Match', tag).expect(200);
+    expect(after.headers.etag).not.toBe(tag);
+    expect(after.body[0].title).toBe('Changed');
+  });
+});
+
+describe('large GraphQL answers are bounded', () => {
+  const BOOKS = '{ books { id title pages } }';
+  let server: Listening | undefined;
+  const clients: Socket[] = [];
+  afterEach(async () => {
+    clients.splice(0).forEach((socket) => socket.destroy());
+    await server?.close();
+    server = undefined;
+  });
+
+  it('when a result holds more than 1000 records, then it is written in chunks, and is the same answer', async () => {
+    const made = makeApp();
+    await bigCollection(made.store, 3000);
+    const answer = await made.http.post('/graphql').send({ query: BOOKS }).expect(200);
+    expect(answer.headers['transfer-encoding']).toBe('chunked');
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    const { items, total } = await made.store.books.list();
+    expect(answer.body.data.books).toHaveLength(total);
+    expect(answer.body.data.books[total - 1]).toEqual({ id: String(items[total - 1].id), title: items[total - 1].title, pages: items[total - 1].pages });
+    // The nested query too, its lists walked (users with their posts and comments).
+    const nested = await made.http.post('/graphql').send({ query: '{ users { name posts { title comments { body } } } books { id } }' }).expect(200);
+    expect(nested.body.data.users.length).toBeGreaterThan(0);
+    expect(nested.body.data.books).toHaveLength(total);
+  });
+
+  it('when a result would hold more records than GRAPHQL_MAX_RESULT_ITEMS, then it is a RESULT_TOO_LARGE error and no batch is read', async () => {
+    const { store, reads } = batchedBooks(createMemoryStore(loadSeed('default')), 100);
+    await bigCollection(store, 1500);
+    const made = makeApp({ store, config: { graphql: { maxResultItems: 1000 } as never } });
+    const answer = await made.http.post('/graphql').send({ query: BOOKS }).expect(200);
+    expect(answer.body.data).toBeNull();
+    expect(answer.body.errors).toEqual([expect.objectContaining({ path: ['books'], extensions: { code: 'RESULT_TOO_LARGE' } })]);
+    expect(answer.body.errors[0].message).toMatch(/more than 1000 records/);
+    expect(reads.batches).toBe(0);
+    // A smaller query still answers.
+    await made.http.post('/graphql').send({ query: '{ todos { id } }' }).expect(200);
+  });
+
+  it('when more large answers are asked for than GRAPHQL_MAX_LARGE_ANSWERS, then one that waits too long is a 503 with Retry-After; small ones are served; a turn frees when its client leaves', async () => {
+    const made = makeApp({ config: { graphql: { maxLargeAnswers: 1, largeAnswerWaitMs: 200 } as never } });
+    await bigCollection(made.store, 4000);
+    server = await listen(made.app, { graphql: { maxLargeAnswers: 1, largeAnswerWaitMs: 200 } as never });
+    const body = JSON.stringify({ query: BOOKS });
+    const hog = connect(server.port, '127.0.0.1', () =>
+      hog.write(`POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`),
+    );
+    hog.pause();
+    hog.on('error', () => undefined);
+    clients.push(hog);
+    await sleep(500);
+    const refused = await server.send({ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body });
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(JSON.parse(refused.text)).toEqual({ errors: [{ message: 'Server busy: retry later.', extensions: { code: 'SERVER_BUSY' } }] });
+    const small = await server.send({ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ book(id: "1") { title } }' }) });
+    expect(small.status).toBe(200);
+    hog.destroy();
+    await sleep(200);
+    const served = await server.send({ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body });
+    expect(served.status).toBe(200);
+    expect(JSON.parse(served.text).data.books).toHaveLength((await made.store.books.list()).total);
+  });
+});
+
+describe('the event loop delay is exported', () => {
+  it('when the metrics are scraped, then they include the event loop delay (prom-client default metrics)', async () => {
+    const { http } = makeApp();
+    const text = (await http.get('/metrics').expect(200)).text;
+    expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds \d/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_max_seconds \d/m);
+  });
+});
