@@ -18,21 +18,13 @@ export function docAssets(): ReadonlyMap<string, string> {
   const graphiql = packageDir('graphiql');
   const react = packageDir('react');
   const reactDom = packageDir('react-dom');
+  /** Each asset by its name, from the folder it ships in. */
+  const from = (dir: string, ...names: string[]) => names.map((name): [string, string] => [name, path.join(dir, name)]);
   return new Map([
-    ['swagger-ui.css', path.join(swagger, 'swagger-ui.css')],
-    ['swagger-ui-bundle.js', path.join(swagger, 'swagger-ui-bundle.js')],
-    ['swagger-ui-bundle.js.map', path.join(swagger, 'swagger-ui-bundle.js.map')],
-    ['swagger-ui.css.map', path.join(swagger, 'swagger-ui.css.map')],
-    ['favicon-32x32.png', path.join(swagger, 'favicon-32x32.png')],
-    ['favicon-16x16.png', path.join(swagger, 'favicon-16x16.png')],
-    ['swagger-init.js', path.join(publicDir, 'swagger-init.js')],
-    ['graphiql.min.css', path.join(graphiql, 'graphiql.min.css')],
-    ['graphiql.min.js', path.join(graphiql, 'graphiql.min.js')],
-    ['graphiql.min.js.map', path.join(graphiql, 'graphiql.min.js.map')],
-    ['graphiql.min.css.map', path.join(graphiql, 'graphiql.min.css.map')],
-    ['graphiql-page.css', path.join(publicDir, 'graphiql-page.css')],
-    ['graphiql-init.js', path.join(publicDir, 'graphiql-init.js')],
-    ['react.production.min.js', path.join(react, 'umd', 'react.production.min.js')],
-    ['react-dom.production.min.js', path.join(reactDom, 'umd', 'react-dom.production.min.js')],
+    ...from(swagger, 'swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-bundle.js.map', 'swagger-ui.css.map', 'favicon-32x32.png', 'favicon-16x16.png'),
+    ...from(graphiql, 'graphiql.min.css', 'graphiql.min.js', 'graphiql.min.js.map', 'graphiql.min.css.map'),
+    ...from(publicDir, 'swagger-init.js', 'graphiql-page.css', 'graphiql-init.js'),
+    ...from(path.join(react, 'umd'), 'react.production.min.js'),
+    ...from(path.join(reactDom, 'umd'), 'react-dom.production.min.js'),
   ]);
 }

@@ -1,9 +1,8 @@
-import { STALE } from '../../store/types';
-import { preconditionFailed } from '../conditional';
 import { listResult } from '../pagination';
 import type { Handlers } from '../types';
+import { found, removed, written } from './answers';
 
-const notFound = (id: number) => ({ status: 404 as const, body: { error: `Book ${id} not found` } });
+const notFound = (id: number) => () => ({ status: 404 as const, body: { error: `Book ${id} not found` } });
 
 export const bookHandlers = {
   listBooks: async ({ query, path }, { store }) => listResult(path, query, await store.books.list(query)),
@@ -13,20 +12,10 @@ export const bookHandlers = {
     return { status: 201, headers: { Location: `${path}/${book.id}` }, body: book };
   },
 
-  getBook: async ({ params }, { store }) => {
-    const book = await store.books.get(params.id);
-    return book ? { status: 200, body: book } : notFound(params.id);
-  },
+  getBook: async ({ params }, { store }) => found(await store.books.get(params.id), notFound(params.id)),
 
-  updateBook: async ({ params, body, precondition }, { store }) => {
-    const book = await store.books.update(params.id, { title: body.title, pages: body.pages }, precondition);
-    if (book === STALE) throw preconditionFailed();
-    return book ? { status: 200, body: book } : notFound(params.id);
-  },
+  updateBook: async ({ params, body, precondition }, { store }) =>
+    written(await store.books.update(params.id, { title: body.title, pages: body.pages }, precondition), notFound(params.id)),
 
-  deleteBook: async ({ params, precondition }, { store }) => {
-    const deleted = await store.books.delete(params.id, precondition);
-    if (deleted === STALE) throw preconditionFailed();
-    return deleted ? { status: 204 } : notFound(params.id);
-  },
+  deleteBook: async ({ params, precondition }, { store }) => removed(await store.books.delete(params.id, precondition), notFound(params.id)),
 } satisfies Partial<Handlers>;
