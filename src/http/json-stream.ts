@@ -17,8 +17,14 @@ export interface StreamOptions {
   head?: boolean;
 }
 
-/** About how much JSON is built before it is handed to the socket, and so the most a stalled reader pins. */
-export const CHUNK_BYTES = 64 * 1024;
+/**
+ * How much JSON is handed to the socket at a time. Node writes a string of up to 16 KiB from a buffer on the
+ * stack, and a longer one through a buffer it allocates for each write: with 64 KiB chunks, 100 clients that
+ * do not read a 5 MiB list took the process's RSS from 127 to 240 MiB, with 16 KiB chunks to 158 MiB.
+ */
+export const CHUNK_BYTES = 16 * 1024;
+/** About how much JSON one answer builds on one turn of the event loop (./write-turns.ts) before it waits for the next. */
+export const TURN_BYTES = 128 * 1024;
 /** A list of at most this many items and no `rest` is written whole, with Content-Length. */
 const WHOLE_ITEMS = 256;
 /** Items serialised in one `JSON.stringify`: adapted to the items' size so a slice is about one chunk. */
@@ -30,15 +36,16 @@ export class StreamBroken extends Error {}
 
 /**
  * Writes a JSON array answer without ever holding it whole: a small list is one write with
- * Content-Length; a bigger one (or one with `rest` still to read) is sent in chunks of about
- * CHUNK_BYTES as its items come, chunked.
+ * Content-Length; a bigger one (or one with `rest` still to read) is sent in chunks of CHUNK_BYTES as its
+ * items come, chunked.
  *
- * - Backpressure: when the socket takes a chunk but reports its buffer full (`write()` false), the next
- *   chunk waits for `drain`, so a client that reads slowly (or not at all) pins about one chunk plus the
- *   socket's buffer, whatever the list's size; `rest` is read only as fast as the client takes it.
- * - The event loop: one `JSON.stringify` covers about one chunk at most, and each chunk is built on a turn
- *   (./write-turns.ts): a few chunks of all the answers under way per turn of the loop, so no answer holds
- *   the loop for more than about a millisecond at a time, and however many are written, the rest still runs.
+ * - Backpressure: once the socket reports its buffer full (`write()` false), the answer builds nothing more
+ *   until `drain`, so a client that reads slowly (or not at all) pins at most what one turn builds (about
+ *   128 KiB) plus the socket's buffer, whatever the list's size; `rest` is read only as fast as the client takes it.
+ * - The event loop: one `JSON.stringify` covers about one chunk at most, and an answer builds about two
+ *   chunks per turn (./write-turns.ts): a few answers build per turn of the loop, so no answer holds the
+ *   loop for more than about a millisecond at a time, and however many are written, the rest still runs.
+ *   A batch of `rest` is read on a turn and serialised as it arrives: its records die young.
  * - A client that goes away stops the writing and the reading of `rest` (its iterator is returned); what
  *   fails after that (a batch whose read was abandoned) is nobody's concern and is not reported.
  * - Failure midway (reading `rest` fails, an item fails its check): before the first byte, the error is
@@ -47,23 +54,70 @@ export class StreamBroken extends Error {}
  *   an error on the client's side, never a shorter list.
  * - HEAD: the headers a GET would send (chunked or not), no body, and nothing read from `rest`.
  */
-export async function writeJsonList<T>(res: ServerResponse, status: number, list: JsonList<T>, options: StreamOptions): Promise<void> {
+export function writeJsonList<T>(res: ServerResponse, status: number, list: JsonList<T>, options: StreamOptions): Promise<void> | void {
   const { checkItem } = options;
   if (!list.rest && list.items.length <= WHOLE_ITEMS) {
     if (checkItem) for (const item of list.items) checkItem(item);
     return sendText(res, status, JSON_TYPE, JSON.stringify(list.items));
   }
-  await streamed(res, status, JSON_TYPE, options, async (out) => {
+  // From here nothing keeps `list`: its batches go one at a time (this function is not async, because a
+  // suspended async function keeps its arguments, and with them the first batch, until the last byte).
+  const batches = batchesOf(list.items, list.rest);
+  return streamed(res, status, JSON_TYPE, options, async (out) => {
     out.text += '[';
-    let empty = await out.items(list.items, true, checkItem);
-    if (list.rest) {
-      for await (const batch of list.rest) {
+    let empty = true;
+    try {
+      // Each batch is read on a turn of its own and serialised as it arrives (a database batch is about what
+      // one turn builds): nothing holds a batch's records once its text is built, whatever the client does.
+      for (let first = true; ; first = false) {
+        if (!first) await out.turn();
         if (out.gone) break;
-        empty = await out.items(batch, empty, checkItem);
+        const written: boolean | undefined = await writeNext(out, batches, empty, checkItem);
+        if (written === undefined) break;
+        empty = written;
       }
+    } finally {
+      await batches.return?.();
     }
     out.text += ']';
   });
+}
+
+/**
+ * Reads the next batch and writes it: whether the array is still empty, or undefined when there was none. A
+ * function of its own, so that nothing of the batch outlives its writing (a suspended async function keeps
+ * its variables).
+ */
+async function writeNext<T>(out: ChunkWriter, batches: AsyncIterator<readonly T[]>, empty: boolean, checkItem?: (item: unknown) => void): Promise<boolean | undefined> {
+  const next = await batches.next();
+  return next.done ? undefined : out.items(next.value, empty, checkItem);
+}
+
+/**
+ * A list's batches, its first items and then `rest`'s, each held only until it is handed out. An iterator, not
+ * a generator: a generator suspended at `yield` keeps the batch it yielded (V8 keeps a suspended generator's
+ * variables), which for a client that stopped reading is until its connection closes.
+ */
+function batchesOf<T>(items: readonly T[], rest: AsyncIterable<readonly T[]> | undefined): AsyncIterator<readonly T[]> {
+  let first: readonly T[] | undefined = items;
+  let more: AsyncIterator<readonly T[]> | undefined;
+  const done = { done: true as const, value: undefined };
+  return {
+    next: async () => {
+      if (first) {
+        const batch = first;
+        first = undefined;
+        return { done: false, value: batch };
+      }
+      more ??= rest?.[Symbol.asyncIterator]();
+      return more ? more.next() : done;
+    },
+    return: async () => {
+      first = undefined;
+      await more?.return?.();
+      return done;
+    },
+  };
 }
 
 /**
@@ -71,8 +125,8 @@ export async function writeJsonList<T>(res: ServerResponse, status: number, list
  * list: in chunks, with backpressure, yielding between chunks. Objects and arrays are walked; a record
  * (an object or array holding no object) is serialised whole, and a list of records a slice at a time.
  */
-export async function writeJsonValue(res: ServerResponse, status: number, type: string, value: unknown, options: StreamOptions): Promise<void> {
-  await streamed(res, status, type, options, (out) => out.value(value));
+export function writeJsonValue(res: ServerResponse, status: number, type: string, value: unknown, options: StreamOptions): Promise<void> {
+  return streamed(res, status, type, options, (out) => out.value(value));
 }
 
 /** Starts a chunked answer, runs `write`, and ends it; or ends the connection if it fails once under way. */
@@ -86,7 +140,7 @@ async function streamed(res: ServerResponse, status: number, type: string, optio
   }
   const out = new ChunkWriter(res, options.turns);
   try {
-    await options.turns.next();
+    await out.turn();
     await write(out);
     out.end();
   } catch (err) {
@@ -106,10 +160,19 @@ function isFlat(value: unknown): boolean {
   return true;
 }
 
-/** JSON text built a piece at a time and handed to the socket a chunk at a time. */
+/**
+ * JSON text built a piece at a time and handed to the socket a chunk at a time. A chunk is written as soon as it
+ * is full, without waiting: a socket that reports its buffer full is waited for (`drain`) only before the next
+ * turn, so the part built on one turn (a database batch) is text before anything waits, and no record is held
+ * while a slow client reads.
+ */
 class ChunkWriter {
   text = '';
   private slice = 64;
+  /** Characters built since this answer's last turn. */
+  private built = 0;
+  /** The socket said its buffer is full: wait for `drain` before building more. */
+  private full = false;
   /** Set when the response closes before it was finished: the client went away, or the connection was destroyed. */
   gone = false;
   private readonly onClose = () => {
@@ -127,10 +190,30 @@ class ChunkWriter {
     this.res.off('close', this.onClose);
   }
 
+  /** Waits until the socket has taken what was written, then for a turn of the event loop to build on (./write-turns.ts). */
+  async turn(): Promise<void> {
+    if (this.full && !this.gone) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          this.res.off('drain', done);
+          this.res.off('close', done);
+          resolve();
+        };
+        this.res.on('drain', done);
+        this.res.on('close', done);
+      });
+    }
+    this.full = false;
+    this.built = 0;
+    await this.turns.next();
+  }
+
   /** Any JSON value: records whole, objects and arrays that hold objects walked. */
   async value(value: unknown): Promise<void> {
     if (isFlat(value)) {
-      this.text += JSON.stringify(value) ?? 'null';
+      const json = JSON.stringify(value) ?? 'null';
+      this.text += json;
+      this.built += json.length;
     } else if (Array.isArray(value)) {
       this.text += '[';
       if (value.every(isFlat)) {
@@ -153,7 +236,7 @@ class ChunkWriter {
       }
       this.text += '}';
     }
-    if (this.text.length >= CHUNK_BYTES) await this.flush();
+    await this.written(true);
   }
 
   /**
@@ -173,7 +256,9 @@ class ChunkWriter {
       // The next slice sized to make about one chunk from this one's bytes per item.
       this.slice = Math.max(MIN_SLICE, Math.min(MAX_SLICE, Math.floor((part.length * CHUNK_BYTES) / Math.max(json.length, 1))));
       start = end;
-      if (this.text.length >= CHUNK_BYTES) await this.flush();
+      this.built += json.length;
+      // The last slice of a batch waits for no turn here: the caller asks for one before the next batch.
+      await this.written(start < items.length);
     }
     return empty;
   }
@@ -182,22 +267,12 @@ class ChunkWriter {
     if (!this.gone) this.res.end(this.text);
   }
 
-  /** Hands the chunk to the socket, waits for `drain` when the socket's buffer is full, then for a turn to build the next. */
-  private async flush(): Promise<void> {
-    if (this.gone) return;
-    const chunk = this.text;
-    this.text = '';
-    if (!this.res.write(chunk)) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          this.res.off('drain', done);
-          this.res.off('close', done);
-          resolve();
-        };
-        this.res.on('drain', done);
-        this.res.on('close', done);
-      });
+  /** Hands a full chunk to the socket; with `more` to build and about TURN_BYTES built, waits for the socket and the next turn. */
+  private async written(more: boolean): Promise<void> {
+    if (this.text.length >= CHUNK_BYTES && !this.gone) {
+      if (!this.res.write(this.text)) this.full = true;
+      this.text = '';
     }
-    await this.turns.next();
+    if (more && this.built >= TURN_BYTES) await this.turn();
   }
 }

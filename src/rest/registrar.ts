@@ -147,7 +147,11 @@ interface Exchange {
   options: WriteOptions;
 }
 
-async function writeResult({ res, bound, pre, head, tag, options }: Exchange, result: AnyResult): Promise<void> {
+/**
+ * Writes the answer. Not an async function: a list's writing goes on after this returns, and a suspended
+ * async function would keep `result` (the list's first batch with it) until the last byte is sent.
+ */
+function writeResult({ res, bound, pre, head, tag, options }: Exchange, result: AnyResult): Promise<void> | void {
   const { op, check } = bound;
   const { status, body } = result;
   const media = op.responseMedia[status];

@@ -59,20 +59,33 @@ export class PgLists<T extends { id: number }> {
     return { items, rest: more ? this.rest(db, items[items.length - 1].id, left) : undefined, total, version };
   }
 
-  /** The records after id `last`, at most `left` of them, one batch per pull. */
+  /**
+   * The records after id `last`, at most `left` of them, one batch per pull. An iterator, not a generator: a
+   * generator suspended at `yield` keeps its batch (V8 keeps a suspended generator's variables), which for a
+   * client that stopped reading is until its connection closes.
+   */
   private rest(db: Queryable, last: number, left: number): AsyncIterable<T[]> {
     const { after } = this;
     return {
-      async *[Symbol.asyncIterator]() {
+      [Symbol.asyncIterator]: () => {
         let from = last;
-        for (let remaining = left; remaining > 0; ) {
-          const size = Math.min(remaining, LIST_BATCH);
-          const batch = await db.query<T>(after, [from, size]);
-          if (batch.length > 0) yield batch;
-          if (batch.length < size) return;
-          remaining -= size;
-          from = batch[size - 1].id;
-        }
+        let remaining = left;
+        const done = { done: true as const, value: undefined };
+        return {
+          next: async (): Promise<IteratorResult<T[]>> => {
+            if (remaining <= 0) return done;
+            const size = Math.min(remaining, LIST_BATCH);
+            const batch = await db.query<T>(after, [from, size]);
+            remaining = batch.length < size ? 0 : remaining - size;
+            if (batch.length === 0) return done;
+            from = batch[batch.length - 1].id;
+            return { done: false, value: batch };
+          },
+          return: async () => {
+            remaining = 0;
+            return done;
+          },
+        };
       },
     };
   }
