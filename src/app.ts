@@ -13,6 +13,7 @@ import { answerRoute, jsonBody } from './http/edge';
 import { emptyHeadersAbsent } from './http/empty-headers';
 import { errorHandler } from './http/errors';
 import { installService } from './http/express-app';
+import { WriteTurns } from './http/write-turns';
 import { expressClasses } from './http/perf/express-classes';
 import { oneLayer } from './http/perf/one-layer';
 import { validatorAfterMatch } from './http/perf/validator-handoff';
@@ -67,7 +68,9 @@ export function createApp({
   const metrics = config.metricsEnabled ? createMetrics({ store, path: config.metricsPath }) : undefined;
   // Every path the service answers: the spec's operations, and these routes of its own (their path
   // is outside openapi.yaml: the GraphQL endpoint, the docs and spec files, the metrics when they are on).
-  const graphql = graphqlEndpoint({ store, config, logger, resolvers, metrics: metrics?.graphql, idempotencyKey: idempotencyKeyRule(openapi) });
+  // Big answers (REST lists, large GraphQL results) are written in chunks, a few per turn of the event loop.
+  const turns = new WriteTurns();
+  const graphql = graphqlEndpoint({ store, config, logger, resolvers, metrics: metrics?.graphql, idempotencyKey: idempotencyKeyRule(openapi), turns });
   const graphiql = graphiqlPage();
   const own: OwnRoute[] = [
     {
@@ -133,6 +136,7 @@ export function createApp({
     }, {
       check: config.validateResponses ? responseChecks(openapi) : undefined,
       representation: hash('sha1', `${SERVICE_VERSION}\n${JSON.stringify(openapi)}`, 'base64url'),
+      turns,
     }),
   );
   // The service is the app's last two express layers: its pipeline and its error handler. What a user adds

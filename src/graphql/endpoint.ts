@@ -12,6 +12,7 @@ import { createContext, type GraphQLContext } from './context';
 import { documentPreparer } from './document-cache';
 import { createExecutor } from './execution';
 import { writeJsonValue } from '../http/json-stream';
+import type { WriteTurns } from '../http/write-turns';
 import { sendText } from '../http/send';
 import { idempotentMutations } from './idempotent-mutations';
 import { LargeAnswers, LargeAnswersBusy, type ResultBudget } from './large-answers';
@@ -31,6 +32,8 @@ export interface GraphqlEndpointDeps {
   metrics?: GraphqlMetrics;
   /** Which Idempotency-Key values a keyed mutation takes: openapi.yaml's rule (src/http/idempotency.ts). */
   idempotencyKey: KeyRule;
+  /** The app's share of the event loop between answers written in chunks (src/http/write-turns.ts). */
+  turns: WriteTurns;
 }
 
 /** A POST's Idempotency-Key; a blank one is no key, as for REST's optional header parameters (src/http/empty-headers.ts). */
@@ -87,7 +90,7 @@ function refusalReason(errors: readonly GraphQLError[]): RefusalReason {
  *   the plain serialisation of clean results (plain-result.ts);
  * - `formatError`: masking of unexpected errors (masking.ts).
  */
-export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO_GRAPHQL_METRICS, idempotencyKey }: GraphqlEndpointDeps): RequestHandler {
+export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO_GRAPHQL_METRICS, idempotencyKey, turns }: GraphqlEndpointDeps): RequestHandler {
   const schema = buildSchema(resolvers);
   const { maxDepth, maxAliases, maxTokens, documentCacheSize, compiledCacheSize, compileAfter } = config.graphql;
   const documents = documentPreparer(schema, [depthLimit(maxDepth), aliasLimit(maxAliases)], { maxTokens, maxNesting: maxDepth + NESTING_ALLOWANCE, cacheSize: documentCacheSize });
@@ -188,7 +191,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
       for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
       const type = String(res.getHeader('content-type') ?? '');
       const { large } = request.context;
-      if (large) return writeJsonValue(res, init.status, type, large, head);
+      if (large) return writeJsonValue(res, init.status, type, large, { head, turns });
       // Written with its length, so Node sends the headers and the body in one write.
       sendText(res, init.status, type, body ?? '');
     };

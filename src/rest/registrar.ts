@@ -4,6 +4,7 @@ import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, requestFingerprint } from
 import { matchOf, type OperationInfo, type Route, type RouteTable } from '../http/routes';
 import type { Store } from '../store/types';
 import { writeJsonList } from '../http/json-stream';
+import type { WriteTurns } from '../http/write-turns';
 import { JSON_TYPE, sendEmpty, sendText, TEXT_TYPE } from '../http/send';
 import { evaluate, listEtag, preconditionFailed, preconditionsOf, taggedMemo, writePrecondition, type Preconditions, type Tagger } from './conditional';
 import type { OperationCheck } from './response-check';
@@ -32,6 +33,8 @@ export interface WriteOptions {
   check?: (operationId: string) => OperationCheck;
   /** Names what the service makes of a record (its version and spec): part of every list's ETag. */
   representation: string;
+  /** The app's share of the event loop between answers written in chunks (src/http/write-turns.ts). */
+  turns: WriteTurns;
 }
 
 /**
@@ -80,7 +83,7 @@ export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestCont
     } catch (error) {
       return next(error);
     }
-    const exchange: Exchange = { res, bound, pre, head: match.head === true, tag, representation: options.representation };
+    const exchange: Exchange = { res, bound, pre, head: match.head === true, tag, options };
     answer.then((result) => writeResult(exchange, result)).then(undefined, next);
   };
 }
@@ -141,19 +144,23 @@ interface Exchange {
   pre: Preconditions | undefined;
   head: boolean;
   tag: Tagger;
-  representation: string;
+  options: WriteOptions;
 }
 
-async function writeResult({ res, bound, pre, head, tag, representation }: Exchange, result: AnyResult): Promise<void> {
+/**
+ * Writes the answer. Not an async function: a list's writing goes on after this returns, and a suspended
+ * async function would keep `result` (the list's first batch with it) until the last byte is sent.
+ */
+function writeResult({ res, bound, pre, head, tag, options }: Exchange, result: AnyResult): Promise<void> | void {
   const { op, check } = bound;
   const { status, body } = result;
   const media = op.responseMedia[status];
   const tagged = body !== undefined && op.etagStatuses.includes(status);
   if (isListBody(body)) {
-    const etag = tagged ? listEtag(representation, op.operationId, body.result.version, body.page) : undefined;
+    const etag = tagged ? listEtag(options.representation, op.operationId, body.result.version, body.page) : undefined;
     if (etag && answeredByPrecondition(res, op, pre, etag)) return;
     if (result.headers) res.set(result.headers);
-    return writeJsonList(res, status, body.result, { head, checkItem: check?.item(status) });
+    return writeJsonList(res, status, body.result, { head, turns: options.turns, checkItem: check?.item(status) });
   }
   check?.body(status, body);
   if (body === undefined || !media) {

@@ -81,9 +81,20 @@ export function mapPage<T, U>(page: ListResult<T>, show: (record: T) => U): List
   const { rest } = page;
   return {
     items: page.items.map(show),
+    // An iterator, not a generator, that holds no batch between pulls (a suspended generator keeps its variables).
     rest: rest && {
-      async *[Symbol.asyncIterator]() {
-        for await (const batch of rest) yield batch.map(show);
+      [Symbol.asyncIterator]: () => {
+        const batches = rest[Symbol.asyncIterator]();
+        return {
+          next: async (): Promise<IteratorResult<U[]>> => {
+            const next = await batches.next();
+            return next.done ? next : { done: false, value: next.value.map(show) };
+          },
+          return: async (): Promise<IteratorResult<U[]>> => {
+            await batches.return?.();
+            return { done: true, value: undefined };
+          },
+        };
       },
     },
     total: page.total,
@@ -92,7 +103,7 @@ export function mapPage<T, U>(page: ListResult<T>, show: (record: T) => U): List
 }
 
 /** Most records a store reading from a database holds for one batch of a list (the memory store has them all already). */
-export const LIST_BATCH = 500;
+export const LIST_BATCH = 128;
 
 /** Every record of a page, `rest` included, in one array. */
 export async function readAll<T>(page: ListResult<T>): Promise<T[]> {

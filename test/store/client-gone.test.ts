@@ -25,7 +25,7 @@ describePostgres('PostgreSQL: a request whose client goes away while it waits fo
     const admin = new Client({ connectionString: testDatabaseUrl() });
     const lists: string[] = [];
     const logs: Record<string, unknown>[] = [];
-    const store = await createPostgresStore({ pool, schema, seed: loadSeed('default'), onQuery: (text) => text.includes('json_agg') && lists.push(text) });
+    const store = await createPostgresStore({ pool, schema, seed: loadSeed('default'), onQuery: (text) => text.includes('collection_writes') && lists.push(text) });
     const app = createApp({ store, config: testConfig(), logger: createLogger('debug', (line) => logs.push(JSON.parse(line))) });
     const server = createHttpServer(app, testConfig());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

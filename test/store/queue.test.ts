@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { OverloadedError, StorageUnavailableError } from '../../src/store/errors';
 import { WaitQueue } from '../../src/store/postgres/queue';
 
@@ -121,5 +122,42 @@ describe('WaitQueue (the bounded wait for a storage connection)', () => {
     first.release();
     await expect(running).resolves.toBe('done');
     await expect(queue.run(async () => 'after')).resolves.toBe('after');
+  });
+
+  describe('one abort listener per signal', () => {
+    it('when 20 tasks of one request wait, then its signal has one abort listener (not one each: 11 would be a MaxListenersExceededWarning), gone with the last of them', async () => {
+      const queue = new WaitQueue({ size: 1, limit: 50, timeoutMs: 60000 });
+      const first = gate();
+      const running = queue.run(first.task);
+      const { signal } = new AbortController();
+      const waiting = Array.from({ length: 20 }, (_, i) => queue.run(async () => i, signal));
+      await tick();
+      expect(queue.waiting).toBe(20);
+      expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+      first.release();
+      expect(await Promise.all(waiting)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+      await running;
+      expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    });
+
+    it("when a request with many waiting tasks aborts, then all of them leave the queue unrun, and other requests' tasks stay", async () => {
+      const queue = new WaitQueue({ size: 1, limit: 50, timeoutMs: 60000 });
+      const first = gate();
+      const running = queue.run(first.task);
+      const gone = new AbortController();
+      const other = new AbortController();
+      let ran = 0;
+      const abandoned = Array.from({ length: 12 }, () => queue.run(async () => void (ran += 1), gone.signal).catch((err: unknown) => err));
+      const kept = queue.run(async () => 'kept', other.signal);
+      await tick();
+      gone.abort(new Error('client went away'));
+      for (const outcome of await Promise.all(abandoned)) expect((outcome as Error).message).toBe('client went away');
+      expect(queue.waiting).toBe(1);
+      expect(getEventListeners(gone.signal, 'abort')).toHaveLength(0);
+      first.release();
+      await expect(kept).resolves.toBe('kept');
+      await running;
+      expect(ran).toBe(0);
+    });
   });
 });

@@ -4,7 +4,7 @@ import { testConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { createMemoryStore } from '../../src/store/memory';
 import { loadSeed } from '../../src/store/seed';
-import type { SeedData, Store } from '../../src/store/types';
+import { readAll, type SeedData, type Store } from '../../src/store/types';
 import { TestDatabase, lazyStore, testDatabaseUrl } from './postgres';
 import { SqliteFiles } from './sqlite';
 
@@ -58,6 +58,7 @@ export function makeApp(options: { seed?: SeedData; config?: Partial<Config>; st
 export async function snapshot(store: Store): Promise<Record<string, unknown[]>> {
   const names = ['books', 'todos', 'notes', 'items', 'tasks', 'users', 'posts', 'comments'] as const;
   const out: Record<string, unknown[]> = {};
-  for (const name of names) out[name] = (await store[name].list()).items;
+  // readAll: every record, also from a store that answers a list in batches.
+  for (const name of names) out[name] = await readAll<unknown>(await store[name].list());
   return out;
 }

@@ -1,62 +1,62 @@
 import { STALE, type ChildCollection, type Collection, type Expect, type ListResult, type Page, type Stale } from '../types';
+import { CreateGroups } from './create-groups';
 import { ident, type Queryable } from './pool';
-import { selectList, type TableDef } from './tables';
+import type { TableStatements } from './statements';
+import type { TableDef } from './tables';
 
 /** Runs a write's statements: on its own transaction, or on one already open. */
 export type Writes = <R>(work: (db: Queryable) => Promise<R>) => Promise<R>;
 
+/** How the store's own collections share create transactions (see create-groups.ts). */
+export interface Grouping {
+  /** Runs one group's transaction. */
+  transaction: Writes;
+  /** The signal of the request being served. */
+  signal: () => AbortSignal | undefined;
+  /** Most creates of one collection waiting for their group; one more fails at once with OverloadedError. */
+  limit: number;
+}
+
 /**
- * A collection stored in one table. Reads are one SQL statement each. Writes (create, update,
- * delete) run through `writes`: a transaction with a server-side deadline (transaction.ts), so a
- * write that reaches a stalled server after the service answered 503 is rolled back, not applied.
+ * A collection stored in one table. Reads are one SQL statement each (a long list one per batch, see
+ * list.ts), the frequent ones prepared. Writes (create, update, delete) run through `writes`: a
+ * transaction with a server-side deadline (transaction.ts), so a write that reaches a stalled server
+ * after the service answered 503 is rolled back, not applied. With `grouping`, concurrent creates
+ * share transactions (create-groups.ts).
  */
 export class PgCollection<T extends { id: number }> implements Collection<T> {
   protected readonly table: string;
   protected readonly select: string;
-  private readonly counters: string;
+  protected readonly def: TableDef;
+  private readonly groups?: CreateGroups<T>;
 
   constructor(
     protected readonly db: Queryable,
-    schema: string,
-    protected readonly def: TableDef,
+    protected readonly statements: TableStatements<T>,
     /** How a write runs: in its own transaction (the store) or in the caller's (an idempotent request). */
     private readonly writes: Writes = (work) => work(db),
+    grouping?: Grouping,
   ) {
-    this.table = `${ident(schema)}.${ident(def.name)}`;
-    this.counters = `${ident(schema)}.id_counters`;
-    this.select = selectList(def);
+    ({ table: this.table, select: this.select, def: this.def } = statements);
+    if (grouping) this.groups = new CreateGroups(statements.inserts, grouping);
   }
 
-  async list(page: Page = {}): Promise<ListResult<T>> {
-    // One statement, one snapshot: the total and the page agree. LIMIT NULL means no limit.
-    const [row] = await this.db.query<{ total: number; items: T[]; version: string }>(
-      `WITH page AS (SELECT ${this.select} FROM ${this.table} ORDER BY id LIMIT $1 OFFSET $2),
-            body AS (SELECT coalesce(json_agg(page ORDER BY id), '[]'::json) AS items FROM page)
-       SELECT (SELECT count(*) FROM ${this.table}) AS total, items, md5(items::text) AS version FROM body`,
-      [page.limit ?? null, page.offset ?? 0],
-    );
-    return { items: row.items, total: row.total, version: row.version };
+  list(page?: Page): Promise<ListResult<T>> {
+    return this.statements.lists.list(this.db, page);
   }
 
   async get(id: number): Promise<T | undefined> {
-    const [row] = await this.db.query<T>(`SELECT ${this.select} FROM ${this.table} WHERE id = $1`, [id]);
+    const [row] = await this.db.query<T>(this.statements.byId, [id]);
     return row;
   }
 
   /**
-   * The id comes from the collection's counter row, incremented in the same statement (so the same
-   * transaction) as the insert: a failed or rolled-back create, or a crash before COMMIT, leaves no
-   * gap, and the row lock makes concurrent creates take turns. Runs through `writes` (a transaction
-   * with a deadline, see transaction.ts), so a 503 never hides a committed create.
+   * Ids: previous largest + 1, gapless and in the order creates are answered (insert.ts). Runs through
+   * `writes` or in a group's transaction, so a 503 never hides a committed create.
    */
   async create(data: Omit<T, 'id'>): Promise<T> {
-    const record = data as Record<string, unknown>;
-    const present = this.def.columns.filter((c) => record[c.field] !== undefined);
-    const text = `WITH next AS (UPDATE ${this.counters} SET last_id = last_id + 1 WHERE name = $1 RETURNING last_id)
-       INSERT INTO ${this.table} (id${present.map((c) => `, ${ident(c.column)}`).join('')})
-       SELECT last_id${present.map((c, i) => `, $${i + 2}::${c.type}`).join('')} FROM next RETURNING ${this.select}`;
-    const [row] = await this.writes((db) => db.query<T>(text, [this.def.name, ...present.map((c) => record[c.field])]));
-    if (!row) throw new Error(`id_counters has no row for ${this.def.name}`);
+    if (this.groups) return this.groups.create(data);
+    const [row] = await this.writes((db) => this.statements.inserts.insert(db, [data]));
     return row;
   }
 
@@ -125,22 +125,15 @@ export class PgChildCollection<T extends { id: number }, K extends keyof T & str
   extends PgCollection<T>
   implements ChildCollection<T, K>
 {
-  private readonly parentColumn: string;
-
-  constructor(db: Queryable, schema: string, def: TableDef, readonly parentKey: K, writes?: Writes) {
-    super(db, schema, def, writes);
-    const column = def.columns.find((c) => c.field === parentKey);
-    if (!column) throw new Error(`table ${def.name} has no column for ${parentKey}`);
-    this.parentColumn = ident(column.column);
+  constructor(db: Queryable, statements: TableStatements<T>, readonly parentKey: K, writes?: Writes, grouping?: Grouping) {
+    super(db, statements, writes, grouping);
   }
 
   /** One statement for any number of parents; the rows (in id order) are grouped here. */
   async listByParents(parentIds: readonly number[]): Promise<Map<number, T[]>> {
     const byParent = new Map<number, T[]>(parentIds.map((id) => [id, []]));
     if (parentIds.length === 0) return byParent;
-    const rows = await this.db.query<T>(`SELECT ${this.select} FROM ${this.table} WHERE ${this.parentColumn} = ANY($1::bigint[]) ORDER BY id`, [
-      [...parentIds],
-    ]);
+    const rows = await this.db.query<T>(this.statements.byParents!, [parentIds]);
     for (const row of rows) byParent.get(row[this.parentKey] as number)?.push(row);
     return byParent;
   }

@@ -1,12 +1,13 @@
 import { Pool } from 'pg';
 import { specFieldOrder, type FieldOrder } from '../fields';
-import type { BookRecord, CommentRecord, ItemRecord, NoteRecord, PostRecord, SeedData, Store, TaskRecord, TodoRecord, UserRecord } from '../types';
+import type { BookRecord, CollectionName, CommentRecord, ItemRecord, NoteRecord, PostRecord, SeedData, Store, TaskRecord, TodoRecord, UserRecord } from '../types';
 import { requestSignal } from '../request-scope';
-import { PgChildCollection, PgCollection, type Writes } from './collection';
+import { PgChildCollection, PgCollection, type Grouping, type Writes } from './collection';
 import { notKept, pgIdempotent } from './idempotency';
 import { createPool, queryRunner, translate, type Queryable } from './pool';
 import { WaitQueue, type QueueSettings } from './queue';
 import { prepareDatabase } from './setup';
+import { TableStatements } from './statements';
 import { orderedTables, type TableDef } from './tables';
 import { inTransaction } from './transaction';
 
@@ -63,16 +64,18 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const health = new Pool({ ...pool.options, max: 1, connectionTimeoutMillis: pingTimeoutMs, allowExitOnIdle: true });
   health.on('error', options.onPoolError ?? (() => undefined));
   // Columns in the order every answer shows the fields (fields.ts).
-  const tables = orderedTables(options.order ?? specFieldOrder());
+  const sql = tableStatements(schema, orderedTables(options.order ?? specFieldOrder()));
   // A write transaction holds one pooled connection: it waits its turn in the same queue as single statements.
   const transaction: Writes = (work) => queue.run(() => inTransaction(pool, work, { onQuery }), signal());
+  // A group of creates serves several requests: no one request's signal takes it out of the queue.
+  const grouping: Grouping = { transaction: (work) => queue.run(() => inTransaction(pool, work, { onQuery })), signal, limit: queueLimit };
   const store: Store & { poolStats(): PoolStats } = {
     kind: 'postgres',
-    ...repositories(tables, queryRunner(pool, queue, { onQuery, signal }), schema, transaction),
+    ...repositories(sql, queryRunner(pool, queue, { onQuery, signal }), transaction, grouping),
     // The work's repositories run on the transaction that also keeps the key's answer.
     idempotent: (request, work) =>
       transaction((tx) =>
-        pgIdempotent(tx, schema, request, () => work({ ...store, ...repositories(tables, tx, schema, (write) => write(tx)) })),
+        pgIdempotent(tx, schema, request, () => work({ ...store, ...repositories(sql, tx, (write) => write(tx)) })),
       ).catch(notKept),
     async ping() {
       try {
@@ -90,17 +93,31 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   return store;
 }
 
-/** Every collection on `db`; creates run through `writes`. */
-function repositories(tables: Record<keyof SeedData, TableDef>, db: Queryable, schema: string, writes: Writes) {
-  const collection = <T extends { id: number }>(name: keyof typeof tables) => new PgCollection<T>(db, schema, tables[name], writes);
+/** Each table's statements, made once per store (statements.ts). */
+function tableStatements(schema: string, tables: Record<CollectionName, TableDef>) {
+  const of = <T extends { id: number }>(name: CollectionName, parentKey?: string) => new TableStatements<T>(schema, tables[name], parentKey);
   return {
-    books: collection<BookRecord>('books'),
-    todos: collection<TodoRecord>('todos'),
-    notes: collection<NoteRecord>('notes'),
-    items: collection<ItemRecord>('items'),
-    tasks: collection<TaskRecord>('tasks'),
-    users: collection<UserRecord>('users'),
-    posts: new PgChildCollection<PostRecord, 'userId'>(db, schema, tables.posts, 'userId', writes),
-    comments: new PgChildCollection<CommentRecord, 'postId'>(db, schema, tables.comments, 'postId', writes),
+    books: of<BookRecord>('books'),
+    todos: of<TodoRecord>('todos'),
+    notes: of<NoteRecord>('notes'),
+    items: of<ItemRecord>('items'),
+    tasks: of<TaskRecord>('tasks'),
+    users: of<UserRecord>('users'),
+    posts: of<PostRecord>('posts', 'userId'),
+    comments: of<CommentRecord>('comments', 'postId'),
+  };
+}
+
+/** Every collection on `db`; writes run through `writes`, creates in groups with `grouping`. */
+function repositories(sql: ReturnType<typeof tableStatements>, db: Queryable, writes: Writes, grouping?: Grouping) {
+  return {
+    books: new PgCollection(db, sql.books, writes, grouping),
+    todos: new PgCollection(db, sql.todos, writes, grouping),
+    notes: new PgCollection(db, sql.notes, writes, grouping),
+    items: new PgCollection(db, sql.items, writes, grouping),
+    tasks: new PgCollection(db, sql.tasks, writes, grouping),
+    users: new PgCollection(db, sql.users, writes, grouping),
+    posts: new PgChildCollection(db, sql.posts, 'userId', writes, grouping),
+    comments: new PgChildCollection(db, sql.comments, 'postId', writes, grouping),
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Pool, types, type PoolConfig, type QueryResultRow } from 'pg';
 import { StorageUnavailableError } from '../errors';
 import type { WaitQueue } from './queue';
@@ -85,8 +86,29 @@ export function translate(err: unknown): unknown {
   return isUnavailable(err) ? new StorageUnavailableError('Storage is unreachable', { cause: err }) : err;
 }
 
+/**
+ * A statement prepared once per connection under `name` (the server keeps its parse and plan), optionally
+ * answering its rows as arrays of column values. Make one with `prepared`.
+ */
+export interface Statement {
+  readonly name: string;
+  readonly text: string;
+  readonly rowMode?: 'array';
+}
+
+/**
+ * `text` as a prepared statement. Its name is a digest of the text, so stores on different schemas sharing a
+ * pool never give one name to two texts on the same connection.
+ */
+export function prepared(text: string, rowMode?: 'array'): Statement {
+  return { name: `s_${createHash('sha1').update(text).digest('base64url')}`, text, rowMode };
+}
+
+/** The text of a statement, for onQuery. */
+export const textOf = (statement: string | Statement): string => (typeof statement === 'string' ? statement : statement.text);
+
 export interface Queryable {
-  query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<R[]>;
+  query<R extends QueryResultRow>(statement: string | Statement, values?: unknown[]): Promise<R[]>;
 }
 
 export interface RunnerOptions {
@@ -103,11 +125,12 @@ export interface RunnerOptions {
  */
 export function queryRunner(pool: Pool, queue: WaitQueue, { onQuery = () => undefined, signal = () => undefined }: RunnerOptions = {}): Queryable {
   return {
-    async query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<R[]> {
+    async query<R extends QueryResultRow>(statement: string | Statement, values?: unknown[]): Promise<R[]> {
       return queue.run(async () => {
-        onQuery(text);
+        onQuery(textOf(statement));
         try {
-          return (await pool.query<R>(text, values)).rows;
+          const result = typeof statement === 'string' ? pool.query<R>(statement, values) : pool.query<R>({ ...statement, values } as never);
+          return (await result).rows;
         } catch (err) {
           const translated = translate(err);
           if (isDatabaseDown(err)) queue.failWaiting(translated as StorageUnavailableError);

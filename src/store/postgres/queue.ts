@@ -19,11 +19,15 @@ interface Waiter {
  * the connection pool, so that waiting for a busy (healthy) database is told apart from failing to
  * reach it. Over `limit` waiting, or after `timeoutMs` of waiting, a task fails with OverloadedError
  * without running; a task whose signal aborts while it waits leaves the queue without running.
+ * A signal gets one abort listener however many of its tasks wait (a GraphQL request may queue many
+ * statements at once), removed when the last of them leaves.
  */
 export class WaitQueue {
   private running = 0;
   /** In arrival order (a Set keeps insertion order and removes any waiter in O(1)). */
   private readonly waiters = new Set<Waiter>();
+  /** The waiters of each signal that has some, with the one listener that fails them on abort. */
+  private readonly bySignal = new Map<AbortSignal, { waiters: Set<Waiter>; onAbort: () => void }>();
 
   constructor(private readonly settings: QueueSettings) {}
 
@@ -60,20 +64,43 @@ export class WaitQueue {
       const leave = () => {
         this.waiters.delete(waiter);
         clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        if (signal) this.unwatch(signal, waiter);
       };
       const waiter: Waiter = {
         start: () => (leave(), resolve()),
         fail: (err) => (leave(), reject(err)),
       };
-      const onAbort = () => waiter.fail(signal!.reason as Error);
       const timer = setTimeout(
         () => waiter.fail(new OverloadedError(`Server busy: no storage connection within ${this.settings.timeoutMs} ms`)),
         this.settings.timeoutMs,
       );
-      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal) this.watch(signal, waiter);
       this.waiters.add(waiter);
     });
+  }
+
+  /** Fails `waiter` when `signal` aborts, through the signal's one listener. */
+  private watch(signal: AbortSignal, waiter: Waiter): void {
+    let watched = this.bySignal.get(signal);
+    if (!watched) {
+      const waiters = new Set<Waiter>();
+      const onAbort = () => {
+        for (const each of [...waiters]) each.fail(signal.reason as Error);
+      };
+      watched = { waiters, onAbort };
+      this.bySignal.set(signal, watched);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    watched.waiters.add(waiter);
+  }
+
+  private unwatch(signal: AbortSignal, waiter: Waiter): void {
+    const watched = this.bySignal.get(signal);
+    if (!watched) return;
+    watched.waiters.delete(waiter);
+    if (watched.waiters.size > 0) return;
+    this.bySignal.delete(signal);
+    signal.removeEventListener('abort', watched.onAbort);
   }
 
   private release(): void {

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { StorageUnavailableError } from '../errors';
-import { POOL_SETTINGS, translate, type Queryable } from './pool';
+import { POOL_SETTINGS, textOf, translate, type Queryable, type Statement } from './pool';
 
 /** Time a write transaction has, from asking for a connection to COMMIT: the service's usual answer time. */
 export const WRITE_BUDGET_MS = POOL_SETTINGS.query_timeout;
@@ -31,17 +31,19 @@ export const COMMIT_IF_IN_TIME = `DO $$ BEGIN
 END $$; COMMIT`;
 
 /** A server answered with an SQLSTATE: the statement ran and failed, so the transaction did not commit. */
-const serverAnswered = (err: unknown): boolean => /^[0-9A-Z]{5}$/.test(String((err as { code?: unknown } | null)?.code ?? ''));
+export const serverAnswered = (err: unknown): boolean => /^[0-9A-Z]{5}$/.test(String((err as { code?: unknown } | null)?.code ?? ''));
 
 /**
  * Runs `work` as one transaction on one pooled connection, within `budgetMs`.
  *
  * Every statement is sent only after the previous one answered, each with the time left as its
- * client-side limit. On any failure the connection is destroyed, not reused: a server that never
- * saw COMMIT rolls back when the connection closes, even if it was stalled and runs the statements
- * later. So a failure before COMMIT means nothing was written. A failure of COMMIT itself with no
- * answer from the server (a timeout, a lost connection) is the one case whose outcome is unknown:
- * the error then has `outcomeUnknown` set.
+ * client-side limit. A failure before COMMIT means nothing was written. When every statement sent had
+ * its answer (the server refused one, or `work` threw between statements), the transaction is rolled
+ * back and the connection goes back to the pool. Otherwise (a statement timed out, the connection was
+ * lost) the connection is destroyed, not reused: a server that never saw COMMIT rolls back when the
+ * connection closes, even if it was stalled and runs the statements later. A failure of COMMIT itself
+ * with no answer from the server is the one case whose outcome is unknown: the error then has
+ * `outcomeUnknown` set.
  */
 export async function inTransaction<R>(
   pool: Pool,
@@ -51,11 +53,22 @@ export async function inTransaction<R>(
   const deadline = Date.now() + budgetMs;
   let client: PoolClient | undefined;
   let committing = false;
-  const run = async <T extends QueryResultRow>(text: string, values: unknown[] | undefined, timeoutMs: number): Promise<T[]> => {
-    if (timeoutMs < 1) throw new StorageUnavailableError('Write deadline passed before the statement was sent');
-    onQuery(text);
-    const result = await client!.query<T>({ text, values, query_timeout: timeoutMs } as never);
-    return (result as unknown as { rows: T[] }).rows;
+  /** False once a statement went unanswered (or was never sent for lack of time): the connection's state is unknown. */
+  let answered = true;
+  const run = async <T extends QueryResultRow>(statement: string | Statement, values: unknown[] | undefined, timeoutMs: number): Promise<T[]> => {
+    if (timeoutMs < 1) {
+      answered = false;
+      throw new StorageUnavailableError('Write deadline passed before the statement was sent');
+    }
+    onQuery(textOf(statement));
+    const config = typeof statement === 'string' ? { text: statement } : statement;
+    try {
+      const result = await client!.query<T>({ ...config, values, query_timeout: timeoutMs } as never);
+      return (result as unknown as { rows: T[] }).rows;
+    } catch (err) {
+      if (!serverAnswered(err)) answered = false;
+      throw err;
+    }
   };
   // A checked-out client has no error listener of the pool's: a socket error (the server shutting
   // down, a reset) would be an unhandled 'error' event and end the process. The statement waiting
@@ -65,7 +78,7 @@ export async function inTransaction<R>(
     client = await pool.connect();
     client.on('error', ignore);
     await run(begin(deadline - Date.now()), undefined, deadline - Date.now());
-    const db: Queryable = { query: (text, values) => run(text, values, deadline - Date.now()) };
+    const db: Queryable = { query: (statement, values) => run(statement, values, deadline - Date.now()) };
     const result = await work(db);
     committing = true;
     await run(COMMIT_IF_IN_TIME, undefined, deadline - Date.now() + COMMIT_GRACE_MS);
@@ -73,12 +86,30 @@ export async function inTransaction<R>(
     client.release();
     return result;
   } catch (err) {
-    // Destroyed, not reused (keeps `ignore`: a late error of the closing socket stays handled).
-    client?.release(err instanceof Error ? err : new Error(String(err)));
+    if (client) await giveBack(client, answered, ignore);
     const translated = translate(err);
     if (committing && !serverAnswered(err) && translated instanceof StorageUnavailableError) {
       throw new StorageUnavailableError('COMMIT sent, no answer: the write may or may not be stored', { cause: err, outcomeUnknown: true });
     }
     throw translated;
   }
+}
+
+/**
+ * A connection whose transaction failed: rolled back and returned to the pool when its state is known
+ * (`answered`) and ROLLBACK is answered in time; destroyed otherwise (keeping `ignore`, so a late error
+ * of the closing socket stays handled).
+ */
+async function giveBack(client: PoolClient, answered: boolean, ignore: () => void): Promise<void> {
+  if (answered) {
+    try {
+      await client.query({ text: 'ROLLBACK', query_timeout: COMMIT_GRACE_MS } as never);
+      client.off('error', ignore);
+      client.release();
+      return;
+    } catch {
+      // Not answered: destroyed below.
+    }
+  }
+  client.release(new Error('transaction failed in an unknown state'));
 }

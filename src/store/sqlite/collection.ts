@@ -76,20 +76,34 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
     });
   }
 
-  /** Batches of at most LIST_BATCH records after id `last`, `left` of them at most; each read when asked for. */
+  /**
+   * Batches of at most LIST_BATCH records after id `last`, `left` of them at most; each read when asked for,
+   * none after `return()`. An iterator, not a generator: a generator suspended at `yield` keeps its batch
+   * (V8 keeps a suspended generator's variables) for as long as a client that stopped reading stays connected.
+   */
   private batchesAfter(last: number, left: number): AsyncIterable<T[]> {
     const next = this.reads.get(this.sql.next);
     const fromRow = (row: Record<string, unknown>) => this.table.fromRow(row);
+    const done = { done: true as const, value: undefined };
     return {
-      async *[Symbol.asyncIterator]() {
-        while (left > 0) {
-          const size = Math.min(left, LIST_BATCH);
-          const batch = reading(() => next.all(last, size)).map(fromRow);
-          if (batch.length > 0) yield batch;
-          if (batch.length < size) return;
-          last = batch[batch.length - 1].id;
-          left -= size;
-        }
+      [Symbol.asyncIterator]: () => {
+        let from = last;
+        let remaining = left;
+        return {
+          next: async (): Promise<IteratorResult<T[]>> => {
+            if (remaining <= 0) return done;
+            const size = Math.min(remaining, LIST_BATCH);
+            const batch = reading(() => next.all(from, size)).map(fromRow);
+            remaining = batch.length < size ? 0 : remaining - size;
+            if (batch.length === 0) return done;
+            from = batch[batch.length - 1].id;
+            return { done: false, value: batch };
+          },
+          return: async () => {
+            remaining = 0;
+            return done;
+          },
+        };
       },
     };
   }

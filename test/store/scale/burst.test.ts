@@ -63,6 +63,14 @@ describePostgres(
       expect(health).toEqual({ status: 200, body: expect.objectContaining({ status: 'ok', storage: 'postgres' }) });
     }, 60000);
 
+    it('when one GraphQL request reads 30 books at once (20 of its statements wait for a connection), then it is answered and the service warns of no listener leak', async () => {
+      const query = `{ ${Array.from({ length: 30 }, (_, i) => `b${i}: book(id: "${(i % 3) + 1}") { id }`).join(' ')} }`;
+      const answer = await call(roomy.baseUrl, 'POST', '/graphql', { query });
+      expect(answer.status).toBe(200);
+      expect(Object.keys((answer.body as { data: object }).data)).toHaveLength(30);
+      expect(roomy.output()).not.toMatch(/MaxListenersExceededWarning/);
+    }, 60000);
+
     it('when more requests wait than DB_QUEUE_LIMIT, then the extra ones get 503 "Server busy, retry later" with Retry-After, never "Service unavailable"', async () => {
       const answers = await Promise.all(Array.from({ length: 300 }, () => get(tiny.baseUrl, '/books')));
       const shed = answers.filter((a) => a.status === 503);

@@ -1,0 +1,78 @@
+'use strict';
+// The bounded-work scenarios of scripts/load-test.js, one after another on one service.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { call } = require('./http');
+const { cutLists } = require('./cut');
+const { graphqlNonReaders, restNonReaders } = require('./non-readers');
+const { manyReaders } = require('./readers');
+const { startService } = require('./service');
+
+/**
+ * The books of every scenario, about BOOK_BYTES of JSON each: GET /books is ~5 MiB. More than the kernel's
+ * buffers of a loopback connection take from a client that reads nothing (Linux's default tcp_wmem lets the
+ * send buffer grow to 4 MiB), so the server itself holds the rest of each answer and has to cut the connection.
+ */
+const BOOKS = 6000;
+const BOOK_BYTES = 860;
+
+/** The service's settings for these scenarios: short timeouts, so a run takes seconds. */
+const SETTINGS = { writeTimeoutMs: 4000, maxUnsentMiB: 64, largeAnswerWaitMs: 1000 };
+
+/** A seed file (seed/default.json's shape) of BOOKS books. */
+function writeSeed(dir) {
+  const file = path.join(dir, 'books.json');
+  fs.writeFileSync(file, JSON.stringify({ books: Array.from({ length: BOOKS }, (_, i) => ({ id: i + 1, title: `${i + 1} ${'x'.repeat(BOOK_BYTES - 40)}`, pages: i })) }));
+  return file;
+}
+
+/**
+ * One request of each kind the scenarios send, answered before they start: the first request of a route
+ * compiles its request validator, which holds the event loop for a few hundred ms.
+ */
+async function warmUp(port) {
+  for (const [method, path, body] of [
+    ['GET', '/books?limit=1'],
+    ['GET', '/books'],
+    ['POST', '/graphql', { query: '{ books { id title pages } }' }],
+  ]) {
+    const answer = await call(undefined, port, method, path, body, { timeoutMs: 30_000 });
+    if (answer.status !== 200) throw new Error(`warming the service up: ${method} ${path} answered ${answer.status}`);
+  }
+}
+
+/**
+ * Runs the scenarios on a service of its own on `kind`, seeded with BOOKS books. Resolves with the checks, or
+ * `{ skipped }` when the build has no such store.
+ */
+async function boundedWork(kind) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'load-seed-'));
+  let service;
+  try {
+    // glibc's malloc keeps freed multi-MiB blocks in its heap once its mmap threshold has grown, so RSS can stay
+    // at a peak long after the memory was freed (seen: 1.1-1.3 GiB for 30 s on one run, 290 MiB on the next, when
+    // answers were built whole). A fixed mmap threshold gives such blocks back when they are freed, so RSS shows
+    // what the process holds.
+    service = await startService(kind, {
+      SEED: writeSeed(dir),
+      MALLOC_MMAP_THRESHOLD_: '131072',
+      MALLOC_TRIM_THRESHOLD_: '131072',
+      RESPONSE_WRITE_TIMEOUT_MS: String(SETTINGS.writeTimeoutMs),
+      MAX_UNSENT_BYTES: `${SETTINGS.maxUnsentMiB}mb`,
+      GRAPHQL_LARGE_ANSWER_WAIT_MS: String(SETTINGS.largeAnswerWaitMs),
+    });
+    if (service.skipped) return service;
+    await warmUp(service.port);
+    const context = { port: service.port, pid: service.pid, logs: service.logs, settings: SETTINGS, books: BOOKS };
+    const checks = [];
+    for (const scenario of [restNonReaders, graphqlNonReaders, manyReaders, cutLists]) checks.push(...(await scenario(context)));
+    checks.push({ name: 'the service ran through every scenario without exiting', ok: service.alive(), detail: 'it exited' });
+    return checks;
+  } finally {
+    await service?.stop?.();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+module.exports = { boundedWork };

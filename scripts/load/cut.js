@@ -1,0 +1,87 @@
+'use strict';
+// Lists cut midway (scenario 4 of scripts/load-test.js).
+const { rssMiB, sleep } = require('./http');
+const { ListChecker } = require('./json-list');
+const { figures, settledRss, watch, watchedChecks } = require('./monitor');
+const { parses } = require('./non-readers');
+const { closedByServer, rawClient, requestText } = require('./raw');
+
+const WHOLE = 10;
+const SERVER_CUT = 10;
+const CLIENT_CUT = Number(process.env.LOAD_CUT_CLIENTS ?? 100);
+/** How far into the answer a client reads before it closes its connection: past the first chunks, far from the end. */
+const READ_BEFORE_CUT = 512 * 1024;
+/**
+ * How far a client reads before it stops reading: its first chunk. Little, so the kernel does not grow the
+ * connection's receive buffer, which could then take the rest of the answer whole.
+ */
+const READ_BEFORE_STOP = 16 * 1024;
+/** The RSS after the clients that went away may be at most this much over the RSS before. */
+const SETTLE_MARGIN_MIB = 64;
+const SETTLE_MS = 20_000;
+
+/** A body that is a list of exactly `total` records in id order. */
+function wholeList(body, total) {
+  const checker = new ListChecker();
+  checker.push(body.toString('utf8'));
+  const { ok, count } = checker.end();
+  return ok && count === total;
+}
+
+/**
+ * 4. On the socket: WHOLE clients read `GET /books` to its end, which is the last chunk (`0\r\n\r\n`), and
+ * the list is whole. SERVER_CUT clients read part of it and stop: the server cuts them
+ * (RESPONSE_WRITE_TIMEOUT_MS), and what they got ends without the last chunk and does not parse. Then
+ * CLIENT_CUT clients read part of it and close their connection: the service stays healthy (/health
+ * prompt, no error logged), its RSS settles back, and a whole list is still answered.
+ */
+async function cutLists({ port, pid, settings, books, logs }) {
+  const scenario = `lists cut midway (${CLIENT_CUT} clients close their connection after ${READ_BEFORE_CUT / 1024} KiB)`;
+  const whole = await Promise.all(Array.from({ length: WHOLE }, () => rawClient(port, requestText('GET', '/books')).read({ timeoutMs: 30_000 })));
+  const wholeOk = whole.filter((a) => a.status === 200 && a.chunked && a.endsWithLastChunk && a.complete && wholeList(a.body, books)).length;
+
+  const stopping = Array.from({ length: SERVER_CUT }, () => rawClient(port, requestText('GET', '/books')));
+  await Promise.all(stopping.map((client) => client.readUntil((n) => n >= READ_BEFORE_STOP, 10_000)));
+  await closedByServer(port, stopping, settings.writeTimeoutMs + 15_000);
+  const stopped = await Promise.all(stopping.map((client) => client.read({ untilClose: true, timeoutMs: 5000 })));
+  const cutOk = stopped.filter((a) => a.status === 200 && a.closed && !a.endsWithLastChunk && !a.complete && !parses(a.body)).length;
+
+  const errorsBefore = logs.levels.error ?? 0;
+  const warningsBefore = logs.levels.warn ?? 0;
+  const before = rssMiB(pid);
+  const watched = watch(pid, port);
+  const leaving = Array.from({ length: CLIENT_CUT }, () => rawClient(port, requestText('GET', '/books')));
+  const reads = await Promise.all(leaving.map((client) => client.readUntil((n) => n >= READ_BEFORE_CUT, 20_000)));
+  for (const client of leaving) client.socket.destroy();
+  const midway = reads.filter((n) => n >= READ_BEFORE_CUT).length;
+  await sleep(1000);
+  const seen = await watched.stop();
+  const bound = before + SETTLE_MARGIN_MIB;
+  const settled = await settledRss(pid, bound, SETTLE_MS);
+  const after = await rawClient(port, requestText('GET', '/books')).read({ timeoutMs: 30_000 });
+  const errors = (logs.levels.error ?? 0) - errorsBefore;
+  const warnings = (logs.levels.warn ?? 0) - warningsBefore;
+  console.log(
+    `${scenario}: ${figures(before, seen, settled)}; ${midway} cut midway; ${errors} errors and ${warnings} warnings logged; ` +
+      `${wholeOk} of ${WHOLE} whole answers end with the last chunk; ${cutOk} of ${SERVER_CUT} cut by the server end without it`,
+  );
+  return [
+    { name: `a whole chunked list ends with its last chunk (0\\r\\n\\r\\n) and holds every record in id order`, ok: wholeOk === WHOLE, detail: `${wholeOk} of ${WHOLE}` },
+    {
+      name: `a list the server cuts (its client stopped reading after ${READ_BEFORE_STOP / 1024} KiB) ends without its last chunk and does not parse`,
+      ok: cutOk === SERVER_CUT,
+      detail: `${cutOk} of ${SERVER_CUT}`,
+    },
+    ...watchedChecks(scenario, undefined, seen),
+    { name: `${scenario}: every client got that far before it closed`, ok: midway === CLIENT_CUT, detail: `${midway} of ${CLIENT_CUT}` },
+    { name: `${scenario}: the service logs no error for them`, ok: errors === 0, detail: `${errors} error lines: ${logs.errors.slice(-2).join(' | ')}` },
+    {
+      name: `${scenario}: RSS settles back under the RSS before + ${SETTLE_MARGIN_MIB} MiB within ${SETTLE_MS / 1000} s`,
+      ok: settled < bound,
+      detail: `${settled.toFixed(0)} MiB, bound ${bound.toFixed(0)} MiB`,
+    },
+    { name: `${scenario}: a whole list is answered afterwards`, ok: after.complete && wholeList(after.body, books), detail: `status ${after.status}, ${after.bytes} bytes` },
+  ];
+}
+
+module.exports = { cutLists };

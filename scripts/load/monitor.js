@@ -1,0 +1,121 @@
+'use strict';
+// Watches the service while a scenario runs, on a thread of its own so the clients' work in the main thread
+// does not delay it: samples the service's RSS every RSS_EVERY_MS from /proc, and sends GET /health every
+// PROBE_EVERY_MS on a fresh connection, timing each until its whole answer is in (a probe with no answer
+// within PROBE_TIMEOUT_MS counts as that long, and as failed).
+const http = require('node:http');
+const { Worker, isMainThread, parentPort, workerData } = require('node:worker_threads');
+const { rssMiB, sleep } = require('./http');
+
+const RSS_EVERY_MS = 50;
+const PROBE_EVERY_MS = 100;
+const PROBE_TIMEOUT_MS = 5000;
+
+function probe(port, since) {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve) => {
+    const done = (ok) => resolve({ at: Number(started - since) / 1e6, ms: Number(process.hrtime.bigint() - started) / 1e6, ok });
+    const req = http.get({ host: '127.0.0.1', port, path: '/health', agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => done(res.statusCode === 200));
+      res.on('error', () => done(false));
+    });
+    req.on('error', () => done(false));
+    req.setTimeout(PROBE_TIMEOUT_MS, () => req.destroy(new Error('probe timeout')));
+  });
+}
+
+function runWorker({ pid, port }) {
+  const since = process.hrtime.bigint();
+  let peak = rssMiB(pid);
+  const probes = [];
+  const inFlight = new Set();
+  const sampler = setInterval(() => {
+    const rss = rssMiB(pid);
+    if (rss > peak) peak = rss;
+  }, RSS_EVERY_MS);
+  const prober = setInterval(() => {
+    const p = probe(port, since).then((result) => {
+      probes.push(result);
+      inFlight.delete(p);
+    });
+    inFlight.add(p);
+  }, PROBE_EVERY_MS);
+  parentPort.once('message', async () => {
+    clearInterval(sampler);
+    clearInterval(prober);
+    await Promise.all(inFlight);
+    parentPort.postMessage({ peak, probes });
+  });
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+
+/**
+ * Starts watching the service `pid` listening on `port`. `stop()` resolves with the RSS peak (MiB) and the
+ * /health probes: how many, how many failed, and their max and p99 in ms.
+ */
+function watch(pid, port) {
+  const worker = new Worker(__filename, { workerData: { pid, port } });
+  const result = new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  return {
+    async stop() {
+      worker.postMessage('stop');
+      const { peak, probes } = await result;
+      await worker.terminate();
+      const sorted = probes.map((p) => p.ms).sort((a, b) => a - b);
+      const slowest = probes.reduce((worst, p) => (p.ms > (worst?.ms ?? -1) ? p : worst), undefined);
+      return { peak, probes: probes.length, failed: probes.filter((p) => !p.ok).length, max: sorted.at(-1) ?? NaN, p99: percentile(sorted, 99), slowestAt: slowest?.at ?? NaN };
+    },
+  };
+}
+
+/**
+ * The service's RSS once it is idle again: the lowest sample (every 100 ms) until one is under `bound` or
+ * `withinMs` passes. Garbage is collected at V8's own pace, so memory given back takes a while to show;
+ * memory still held never gets under the bound.
+ */
+async function settledRss(pid, bound, withinMs) {
+  let settled = Infinity;
+  for (const until = Date.now() + withinMs; Date.now() < until && settled >= bound; ) {
+    await sleep(100);
+    settled = Math.min(settled, rssMiB(pid));
+  }
+  return settled;
+}
+
+/** The line of figures a scenario prints: RSS before/peak (and settled), then the /health probes. */
+function figures(before, watched, settled) {
+  const rss = `RSS ${before.toFixed(0)} -> peak ${watched.peak.toFixed(0)} MiB (+${(watched.peak - before).toFixed(0)})${settled === undefined ? '' : ` -> settled ${settled.toFixed(0)} MiB`}`;
+  return `${rss}; /health ${watched.probes} probes, max ${watched.max.toFixed(0)} ms (sent at +${(watched.slowestAt / 1000).toFixed(1)} s), p99 ${watched.p99.toFixed(0)} ms, ${watched.failed} failed`;
+}
+
+/** Longest a /health probe may take while a scenario runs, and the most the service's RSS may grow (peak). */
+const HEALTH_BOUND_MS = 500;
+const RSS_GROWTH_BOUND_MIB = 128;
+
+/** The checks of what `watch` saw: /health always, the RSS peak's growth over `before` unless it is undefined. */
+function watchedChecks(scenario, before, watched) {
+  const checks = [
+    {
+      name: `${scenario}: every /health probe (each ${PROBE_EVERY_MS} ms, on a fresh connection) answered 200 in under ${HEALTH_BOUND_MS} ms`,
+      ok: watched.probes > 0 && watched.failed === 0 && watched.max < HEALTH_BOUND_MS,
+      detail: `${watched.probes} probes, ${watched.failed} failed or over ${PROBE_TIMEOUT_MS} ms, max ${watched.max.toFixed(0)} ms`,
+    },
+  ];
+  if (before !== undefined) {
+    checks.push({
+      name: `${scenario}: the service's RSS grows less than ${RSS_GROWTH_BOUND_MIB} MiB (peak, sampled every ${RSS_EVERY_MS} ms)`,
+      ok: watched.peak - before < RSS_GROWTH_BOUND_MIB,
+      detail: `${before.toFixed(0)} -> ${watched.peak.toFixed(0)} MiB`,
+    });
+  }
+  return checks;
+}
+
+if (!isMainThread) runWorker(workerData);
+
+module.exports = { watch, settledRss, figures, watchedChecks };

@@ -1,0 +1,123 @@
+'use strict';
+// Clients that ask for a big answer and never read it (scenarios 1 and 2 of scripts/load-test.js).
+const { call, rssMiB, sleep } = require('./http');
+const { figures, settledRss, watch, watchedChecks } = require('./monitor');
+const { closedByServer, rawClient, requestText } = require('./raw');
+
+const NON_READING = Number(process.env.LOAD_NON_READING ?? 100);
+/** How long the server gets to close the non-reading connections, over RESPONSE_WRITE_TIMEOUT_MS. */
+const CLOSE_MARGIN_MS = 15_000;
+/** How long the settle check gives the service to give memory back once the connections are gone. */
+const SETTLE_MS = 30_000;
+/** The settle check's margin over the RSS before plus MAX_UNSENT_BYTES. */
+const SETTLE_MARGIN_MIB = 128;
+const BOOKS_QUERY = { query: '{ books { id title pages } }' };
+
+/** Whether a body parses as JSON: a cut answer must not. */
+function parses(body) {
+  try {
+    JSON.parse(body.toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * 1. NON_READING connections send `GET /books` (the whole collection, several MiB) and read nothing. While
+ * they hold: the service's RSS stays bounded and /health answers promptly. The server closes every one of
+ * them itself (RESPONSE_WRITE_TIMEOUT_MS after its client last took a byte), seen from /proc/net/tcp while
+ * the clients still read nothing. Read after that, each ends without the last chunk and its body does not
+ * parse (or, an answer the kernel's buffers took whole, ends complete). Then RSS settles back and the
+ * service still answers.
+ */
+async function restNonReaders({ port, pid, settings, books }) {
+  const scenario = `REST non-readers (${NON_READING} x GET /books of ${books} books)`;
+  const before = rssMiB(pid);
+  const watched = watch(pid, port);
+  const clients = Array.from({ length: NON_READING }, () => rawClient(port, requestText('GET', '/books')));
+  await sleep(500);
+  const { closed: closedByIt, lastAt } = await closedByServer(port, clients, settings.writeTimeoutMs + CLOSE_MARGIN_MS);
+  const answers = await Promise.all(clients.map((client) => client.read({ untilClose: true, timeoutMs: 5000 })));
+  const seen = await watched.stop();
+  const bound = before + settings.maxUnsentMiB + SETTLE_MARGIN_MIB;
+  const settled = await settledRss(pid, bound, SETTLE_MS);
+  const stillServing = (await call(undefined, port, 'GET', '/books?limit=1')).status === 200;
+
+  const { counts, text } = tally(answers, (answer) => outcome(answer, books, (json) => json));
+  const closedWhen = closedByIt ? `, the last ${((500 + lastAt) / 1000).toFixed(1)} s after they asked` : '';
+  console.log(`${scenario}: ${figures(before, seen, settled)}; ${closedByIt} closed by the server${closedWhen}; answers: ${text}`);
+  return [
+    ...watchedChecks(scenario, before, seen),
+    {
+      name: `${scenario}: the server closes every one of those connections itself within RESPONSE_WRITE_TIMEOUT_MS + ${CLOSE_MARGIN_MS / 1000} s`,
+      ok: closedByIt === NON_READING,
+      detail: `${closedByIt} of ${NON_READING} closed`,
+    },
+    {
+      name: `${scenario}: each answer is cut without its last chunk, whole, or a 503 with Retry-After; never a shorter JSON that parses`,
+      ok: (counts.cut ?? 0) + (counts.whole ?? 0) + (counts.busy ?? 0) === NON_READING,
+      detail: text,
+    },
+    {
+      name: `${scenario}: RSS settles back under the RSS before + MAX_UNSENT_BYTES + ${SETTLE_MARGIN_MIB} MiB within ${SETTLE_MS / 1000} s`,
+      ok: settled < bound,
+      detail: `${settled.toFixed(0)} MiB, bound ${bound.toFixed(0)} MiB`,
+    },
+    { name: `${scenario}: the service still answers afterwards`, ok: stillServing, detail: 'GET /books?limit=1 failed' },
+  ];
+}
+
+/**
+ * What a client got, once it read: `whole` (a 200 that ends complete and holds the `books` records in id order,
+ * `list` taking them from the parsed body), `cut` (a 200 that ends early and does not parse), `busy` (a 503 with
+ * Retry-After), or what else it was.
+ */
+function outcome(answer, books, list) {
+  if (answer.status === 503) return answer.headers['retry-after'] ? 'busy' : '503 without Retry-After';
+  if (answer.status !== 200) return `status ${answer.status || 'none'}`;
+  if (!answer.complete) return parses(answer.body) ? 'truncated JSON that parses' : 'cut';
+  if (!parses(answer.body)) return 'complete but does not parse';
+  const records = list(JSON.parse(answer.body.toString('utf8')));
+  const inOrder = Array.isArray(records) && records.every((record, i) => i === 0 || Number(record.id) > Number(records[i - 1].id));
+  return records?.length === books && inOrder ? 'whole' : `a list of ${records?.length} records${inOrder ? '' : ' out of order'}`;
+}
+
+/** How many answers had each outcome, and that as text. */
+function tally(answers, outcomeOf) {
+  const counts = {};
+  for (const answer of answers) {
+    const label = outcomeOf(answer);
+    counts[label] = (counts[label] ?? 0) + 1;
+  }
+  return { counts, text: Object.entries(counts).map(([label, n]) => `${n} ${label}`).join(', ') };
+}
+
+/**
+ * 2. The same with GraphQL `{ books { id title pages } }`: a large answer, written in turns
+ * (GRAPHQL_MAX_LARGE_ANSWERS); the others wait GRAPHQL_LARGE_ANSWER_WAIT_MS and get a 503. The clients hold
+ * for longer than that wait but shorter than RESPONSE_WRITE_TIMEOUT_MS, then read: each answer is the whole
+ * result or a 503 with Retry-After.
+ */
+async function graphqlNonReaders({ port, pid, settings, books }) {
+  const scenario = `GraphQL non-readers (${NON_READING} x { books { id title pages } } of ${books} books)`;
+  const before = rssMiB(pid);
+  const watched = watch(pid, port);
+  const clients = Array.from({ length: NON_READING }, () => rawClient(port, requestText('POST', '/graphql', BOOKS_QUERY)));
+  await sleep(settings.largeAnswerWaitMs + (settings.writeTimeoutMs - settings.largeAnswerWaitMs) / 2);
+  const answers = await Promise.all(clients.map((client) => client.read({ timeoutMs: 20_000 })));
+  const seen = await watched.stop();
+  const { counts, text } = tally(answers, (answer) => outcome(answer, books, (json) => json.data?.books));
+  const { whole = 0, busy = 0 } = counts;
+  console.log(`${scenario}: ${figures(before, seen)}; answers: ${text}`);
+  return [
+    ...watchedChecks(scenario, before, seen),
+    {
+      name: `${scenario}: each answer is the whole result or a 503 with Retry-After, and some are whole`,
+      ok: whole + busy === NON_READING && whole > 0,
+      detail: text,
+    },
+  ];
+}
+
+module.exports = { restNonReaders, graphqlNonReaders, parses, NON_READING };

@@ -1,0 +1,159 @@
+'use strict';
+// Clients on raw TCP connections, to see an answer's bytes as the socket gets them: whether a chunked answer
+// ends with its last chunk (`0\r\n\r\n`), and who closed the connection.
+const fs = require('node:fs');
+const net = require('node:net');
+const { sleep } = require('./http');
+
+/** The HTTP/1.1 request text of `method path` with an optional JSON body. */
+function requestText(method, path, body) {
+  if (body === undefined) return `${method} ${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`;
+  const payload = JSON.stringify(body);
+  return `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`;
+}
+
+/**
+ * An answer's bytes taken apart: status, headers (lower-case names), body (de-chunked), and whether the body
+ * is complete: all of Content-Length, or a chunked body up to and including its last chunk.
+ */
+function parseAnswer(bytes) {
+  const headEnd = bytes.indexOf('\r\n\r\n');
+  if (headEnd < 0) return { status: 0, headers: {}, body: Buffer.alloc(0), complete: false, chunked: false };
+  const [statusLine, ...lines] = bytes.subarray(0, headEnd).toString('latin1').split('\r\n');
+  const headers = {};
+  for (const line of lines) {
+    const at = line.indexOf(':');
+    headers[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
+  }
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine)?.[1] ?? 0);
+  const raw = bytes.subarray(headEnd + 4);
+  const chunked = /chunked/i.test(headers['transfer-encoding'] ?? '');
+  if (!chunked) {
+    const length = Number(headers['content-length'] ?? NaN);
+    return { status, headers, body: raw.subarray(0, length), complete: raw.length >= length, chunked };
+  }
+  const parts = [];
+  let at = 0;
+  for (;;) {
+    const lineEnd = raw.indexOf('\r\n', at);
+    if (lineEnd < 0) break;
+    const size = parseInt(raw.subarray(at, lineEnd).toString('latin1'), 16);
+    if (!Number.isInteger(size)) break;
+    if (size === 0) {
+      // The last chunk: `0\r\n`, no trailers, then the blank line.
+      const complete = raw.subarray(lineEnd + 2, lineEnd + 4).toString('latin1') === '\r\n';
+      return { status, headers, body: Buffer.concat(parts), complete, chunked };
+    }
+    parts.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+    if (raw.length < at) break;
+  }
+  return { status, headers, body: Buffer.concat(parts), complete: false, chunked };
+}
+
+/**
+ * Opens a connection and sends `request`; reads nothing until asked. `read()` takes what comes until the
+ * answer is complete (or, with `untilClose`, until the server closes the connection) or `timeoutMs` passes,
+ * and resolves with the bytes, whether the connection was closed (by the server: this side never closes
+ * before the timeout) and whether it ended the last bytes it got exactly with `0\r\n\r\n`.
+ */
+function rawClient(port, request) {
+  const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+  socket.pause();
+  const chunks = [];
+  let received = 0;
+  let closed = false;
+  let head; // where the body starts and how it is framed, once the head is in
+  let tail = Buffer.alloc(0); // the last 5 bytes received
+  let onProgress = () => undefined;
+  socket.on('data', (d) => {
+    chunks.push(d);
+    received += d.length;
+    tail = Buffer.concat([tail, d.subarray(-5)]).subarray(-5);
+    onProgress();
+  });
+  socket.on('error', () => undefined);
+  socket.once('close', () => {
+    closed = true;
+    onProgress();
+  });
+  const bytes = () => Buffer.concat(chunks);
+  const endsWithLastChunk = () => tail.toString('latin1') === '0\r\n\r\n';
+  // Whether the whole answer is in, without taking the bytes apart again at each read (JSON has no raw CR LF,
+  // so in a chunked body `0\r\n\r\n` at the end is the last chunk).
+  const complete = () => {
+    if (!head) {
+      const all = bytes();
+      const end = all.indexOf('\r\n\r\n');
+      if (end < 0) return false;
+      const { chunked, headers } = parseAnswer(all.subarray(0, end + 4));
+      head = { bodyAt: end + 4, chunked, length: Number(headers['content-length'] ?? NaN) };
+    }
+    return head.chunked ? endsWithLastChunk() : received >= head.bodyAt + head.length;
+  };
+  return {
+    socket,
+    /** Reads until `enough(bytes received)` holds or the connection closes, then stops reading. */
+    readUntil(enough, timeoutMs) {
+      return new Promise((resolve) => {
+        const finish = () => {
+          clearTimeout(timer);
+          onProgress = () => undefined;
+          socket.pause();
+          resolve(received);
+        };
+        const timer = setTimeout(finish, timeoutMs);
+        onProgress = () => (closed || enough(received)) && finish();
+        socket.resume();
+        onProgress();
+      });
+    },
+    read({ untilClose = false, timeoutMs = 10_000 } = {}) {
+      return new Promise((resolve) => {
+        const finish = () => {
+          clearTimeout(timer);
+          onProgress = () => undefined;
+          socket.destroy();
+          resolve({ ...parseAnswer(bytes()), closed, endsWithLastChunk: endsWithLastChunk(), bytes: received });
+        };
+        const timer = setTimeout(finish, timeoutMs);
+        onProgress = () => (closed || (!untilClose && complete())) && finish();
+        socket.resume();
+        onProgress();
+      });
+    },
+  };
+}
+
+/** The client ports of the connections to `port` that the server still holds open (ESTABLISHED), from /proc/net/tcp. */
+function openOnServer(port) {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  const open = new Set();
+  for (const line of fs.readFileSync('/proc/net/tcp', 'utf8').split('\n')) {
+    const [, local, remote, state] = line.trim().split(/\s+/);
+    if (state === '01' && local?.endsWith(`:${hex}`)) open.add(parseInt(remote.split(':')[1], 16));
+  }
+  return open;
+}
+
+/**
+ * Waits until the server has closed its side of each of `clients`' connections to `port` (while they read
+ * nothing, so they cannot see it yet), or `withinMs` passes. Resolves with how many it closed, and when the last
+ * one was closed (ms from the call).
+ */
+async function closedByServer(port, clients, withinMs) {
+  const started = Date.now();
+  const ports = clients.map((client) => client.socket.localPort);
+  let closed = 0;
+  let lastAt = NaN;
+  for (const until = started + withinMs; Date.now() < until; await sleep(100)) {
+    const open = openOnServer(port);
+    const now = ports.filter((p) => p !== undefined && !open.has(p)).length;
+    if (now > closed) lastAt = Date.now() - started;
+    closed = now;
+    if (closed === ports.length) break;
+  }
+  return { closed, lastAt };
+}
+
+module.exports = { rawClient, requestText, parseAnswer, closedByServer };
