@@ -18,8 +18,8 @@ interface Job {
  * The store's one writing connection, shared by the writes of every request: writes queued while the event
  * loop is busy run together in one transaction, one COMMIT (and one fsync) for all of them, and each write's
  * promise settles only after that COMMIT. A burst of N creates costs one disk flush instead of N: 16 creates at
- * once ran 5.5 to 20 times the rate of one at a time (medians of `node bench/sqlite.js --part=store` on Node 20,
- * 22 and 24; docs/storage.md, "Creates share commits").
+ * once ran 17 to 21 times the rate of one at a time (medians of `node bench/sqlite.js --part=store` on Node
+ * 22.13, each driver; docs/storage.md, "Creates share commits").
  *
  * - A plain write is a synchronous function that makes at most one change, as its last statement (a create's
  *   INSERT, an update's UPDATE after its check). Check and write run with nothing in between: atomic.
