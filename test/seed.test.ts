@@ -5,6 +5,7 @@ import { createStore } from '../src/store';
 import { SeedError, defaultSeedPath, emptySeed, loadSeed, validateSeed } from '../src/store/seed';
 import { testConfig, type Config } from '../src/config';
 import { makeApp } from './support/app';
+import { SqliteFiles } from './support/sqlite';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'seed-test-'));
 function seedFile(content: unknown): string {
@@ -23,7 +24,8 @@ describe('the default seed', () => {
 });
 
 describe('SEED=empty', () => {
-  const stores: Partial<Config>[] = [{ store: 'memory' }, { store: 'sqlite', sqliteFile: path.join(dir(), 'service.sqlite') }];
+  const files = new SqliteFiles();
+  const stores: Partial<Config>[] = [{ store: 'memory' }, { store: 'sqlite', sqliteFile: files.newFile() }];
 
   it.each(stores)('when the store ($store) is built from it, then every collection is empty and REST ids start at 1', async (settings) => {
     expect(Object.values(loadSeed('empty')).every((records) => records.length === 0)).toBe(true);

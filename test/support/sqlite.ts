@@ -10,12 +10,18 @@ import type { SeedData } from '../../src/store/types';
  * the folder removed in afterAll. Create it at the top of a test file (or a describe), where afterAll can be registered.
  */
 export class SqliteFiles {
-  readonly dir = mkdtempSync(path.join(tmpdir(), 'sqlite-test-'));
+  private folder: string | undefined;
   private readonly stores: SqliteStore[] = [];
   private count = 0;
 
   constructor() {
     afterAll(() => this.dispose());
+  }
+
+  /** The folder, made on first use: a suite that is skipped (and so never runs afterAll) leaves nothing behind. */
+  get dir(): string {
+    this.folder ??= mkdtempSync(path.join(tmpdir(), 'sqlite-test-'));
+    return this.folder;
   }
 
   /** A path for a new file (nothing made there yet). */
@@ -33,7 +39,7 @@ export class SqliteFiles {
 
   private async dispose(): Promise<void> {
     for (const store of this.stores) await store.close();
-    rmSync(this.dir, { recursive: true, force: true });
+    if (this.folder) rmSync(this.folder, { recursive: true, force: true });
   }
 }
 
