@@ -126,9 +126,17 @@ function toInput(req: Request, route: Route, raw: readonly string[], op: Operati
     }
     params[name] = Number(raw);
   }
+  const query = req.query ?? {};
+  // The validator coerces `1e309` to Infinity and lets it through as an integer below any maximum (ajv);
+  // no number in this contract is infinite.
+  for (const [name, value] of Object.entries(query)) {
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      throw new ApiError(400, `Invalid request: query/${name} must be integer`, [{ path: `/query/${name}`, message: 'must be integer' }]);
+    }
+  }
   return {
     params: params as never,
-    query: (req.query ?? {}) as never,
+    query: query as never,
     body: req.body as never,
     // Mount path included, without a trailing slash, so links built from it are canonical (`/books/` is `/books`).
     path: (req.baseUrl + req.path).replace(/(.)\/+$/, '$1'),

@@ -100,7 +100,7 @@ describe('pages and links', () => {
 });
 
 describe('bad paging parameters', () => {
-  it.each(['limit=0', 'limit=1001', 'limit=-1', 'limit=abc', 'limit=1.5', 'offset=-1', 'offset=x', 'limit=1&limit=2', 'page=2'])(
+  it.each(['limit=0', 'limit=1001', 'limit=-1', 'limit=abc', 'limit=1.5', 'offset=-1', 'offset=x', 'offset=1e309', 'limit=1e309', 'offset=-1e309', 'limit=1&limit=2', 'page=2'])(
     'when %s is given, then it answers 400 naming the parameter (JSON for books, text for items)',
     async (query) => {
       const { http } = makeApp();
