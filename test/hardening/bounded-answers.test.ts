@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { CHUNK_BYTES, TURN_BYTES } from '../../src/http/json-stream';
+import { CHUNK_BYTES, TURN_BYTES } from '../../src/http/chunk-writer';
 import { createMemoryStore } from '../../src/store/memory';
 import { loadSeed } from '../../src/store/seed';
 import { readAll, type Collection, type ListResult, type Page, type Store } from '../../src/store/types';
@@ -22,12 +22,14 @@ interface Reads {
 
 /**
  * The memory store, with books listed the way a database store lists them: a first batch in `items`, the
- * rest in batches of `size` read as they are pulled. `failAfter` batches of `rest`, reading fails.
+ * rest in batches of `size` read as they are pulled. `failAfter` batches of `rest`, reading fails. A list is read
+ * once `gate` (if any) resolves.
  */
-function batchedBooks(store: Store, size: number, failAfter = Infinity): { store: Store; reads: Reads } {
+function batchedBooks(store: Store, size: number, failAfter = Infinity, gate?: Promise<void>): { store: Store; reads: Reads } {
   const reads: Reads = { batches: 0, returned: 0 };
   const books = store.books;
   const list = async (page?: Page): Promise<ListResult<(typeof books extends Collection<infer T> ? T : never)>> => {
+    await gate;
     const whole = await books.list(page);
     const all = whole.items;
     if (all.length <= size) return whole;
@@ -153,6 +155,38 @@ describe('big list answers are written as they are read, with bounded work per r
     await sleep(100);
     expect(reads.returned).toBe(1);
     expect(reads.batches).toBeLessThanOrEqual(readWhileStalled + 1);
+  });
+
+  it('when a client leaves before its list is read from the store, then nothing of the list is serialised or written', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const { store, reads } = batchedBooks(createMemoryStore(loadSeed('default')), 100, Infinity, gate);
+    await bigCollection(store, 1000);
+    made = makeApp({ store });
+    server = await listen(made.app);
+    const socket = nextServerSocket(server);
+    const client = nonReadingClient(server.port, '/books');
+    const serverSide = await socket;
+    await sleep(100);
+    client.destroy();
+    await new Promise((resolve) => serverSide.once('close', resolve));
+    const serialised: number[] = [];
+    const stringify = JSON.stringify;
+    const spy = jest.spyOn(JSON, 'stringify').mockImplementation((...args: Parameters<typeof JSON.stringify>) => {
+      const text = stringify(...args);
+      if (Array.isArray(args[0])) serialised.push(args[0].length);
+      return text;
+    });
+    try {
+      open();
+      await sleep(300);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(serialised).toEqual([]);
+    expect(reads.batches).toBe(0);
+    expect(made.logs.filter((line) => line.level === 'error')).toEqual([]);
+    expect((await server.send({ method: 'GET', path: '/books?limit=1' })).status).toBe(200);
   });
 
   it('when reading a list fails after its first bytes were sent, then the connection ends without the last chunk, so the client never sees a complete list', async () => {
