@@ -158,14 +158,8 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
       if (!('data' in result) && result.errors?.length) return result.errors as unknown as ExecutionResult;
       if (result.errors !== undefined) return result;
       req.context.clean = true;
+      // A large answer holds its turn by now (src/graphql/large-answers.ts): it is written in chunks.
       if (!budget.large) return plainResult(req.raw.headers.accept, result);
-      // Nested lists can make an answer large after its root lists were admitted: it waits for a turn too.
-      try {
-        await budget.admitted();
-      } catch (error) {
-        if (error instanceof LargeAnswersBusy) return busy();
-        throw error;
-      }
       req.context.large = result;
       return plainResult(req.raw.headers.accept, undefined);
     },
@@ -197,8 +191,9 @@ export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO
     };
     const failed = (error: unknown) => {
       log.error({ error }, 'graphql request failed');
+      request.context.large = undefined;
       if (res.headersSent) res.destroy();
-      else void send(transportError(500));
+      else send(transportError(500)).then(undefined, () => res.destroy());
     };
     // graphql-http's own 406 (unacceptable Accept) comes before any hook, with no body.
     handle(request).then((response) => send(withTransportBody(response))).then(undefined, failed);

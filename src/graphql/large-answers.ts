@@ -23,10 +23,12 @@ export class LargeAnswersBusy extends Error {}
  *
  * - One result holds at most `maxItems` records: a root list whose collection holds more is refused
  *   before its records are read (RESULT_TOO_LARGE), and so are nested lists that take a result past it.
- * - At most `slots` large answers (a root list of more than LARGE_ITEMS records) are being built or
- *   written at once: another waits for a turn (first come, first served), up to `waitMs`, then its request
- *   is answered 503 with Retry-After, before any of its records were read. A turn is held until the answer
- *   is written or its connection closes (a client that stops reading is cut off by RESPONSE_WRITE_TIMEOUT_MS).
+ * - At most `slots` large answers (more than LARGE_ITEMS records) are being built or written at once. A
+ *   root list that makes an answer large waits for a turn (first come, first served), up to `waitMs`, then
+ *   its request is answered 503 with Retry-After, before any of its records were read. Nested lists that
+ *   make an answer large take a free turn at once or are answered 503 at once: their records are already
+ *   read. A turn is held until the answer is written or its connection closes (a client that stops reading
+ *   is cut off by RESPONSE_WRITE_TIMEOUT_MS).
  *
  * So at most about `slots` x `maxItems` records are held for large GraphQL answers, whatever clients do.
  */
@@ -42,27 +44,37 @@ export class LargeAnswers {
     return new ResultBudget(this);
   }
 
+  /** A turn's release: the turn passes straight to the first waiter (`running` unchanged), so no newcomer jumps the queue. */
+  private readonly release = () => {
+    const [next] = this.waiting;
+    if (next) next();
+    else this.running -= 1;
+  };
+
+  busy(): LargeAnswersBusy {
+    return new LargeAnswersBusy(`Server busy: ${this.settings.slots} large answers are being written; retry later.`);
+  }
+
+  /** A turn now, if one is free and nobody waits for one: its release function; otherwise undefined. */
+  tryTurn(): (() => void) | undefined {
+    if (this.running >= this.settings.slots || this.waiting.size > 0) return undefined;
+    this.running += 1;
+    return once(this.release);
+  }
+
   /** Resolves with a release function once a turn is free; rejects with LargeAnswersBusy after `waitMs`. */
   turn(): Promise<() => void> {
-    const release = () => {
-      const [next] = this.waiting;
-      // The turn passes straight to the first waiter (`running` unchanged), so no newcomer jumps the queue.
-      if (next) next();
-      else this.running -= 1;
-    };
-    if (this.running < this.settings.slots && this.waiting.size === 0) {
-      this.running += 1;
-      return Promise.resolve(once(release));
-    }
+    const now = this.tryTurn();
+    if (now) return Promise.resolve(now);
     return new Promise((resolve, reject) => {
       const start = () => {
         clearTimeout(timer);
         this.waiting.delete(start);
-        resolve(once(release));
+        resolve(once(this.release));
       };
       const timer = setTimeout(() => {
         this.waiting.delete(start);
-        reject(new LargeAnswersBusy(`Server busy: ${this.settings.slots} large answers are being written; retry later.`));
+        reject(this.busy());
       }, this.settings.waitMs);
       this.waiting.add(start);
     });
@@ -99,28 +111,33 @@ export class ResultBudget {
   /**
    * Counts the `count` records of the root list answered under `key` (its response key: an alias counts on
    * its own) into the result, before they are read. Over the limit it throws RESULT_TOO_LARGE; a large
-   * answer first waits for its request's turn.
+   * answer first waits for its request's turn (up to `waitMs`, then LargeAnswersBusy).
    */
   async admitList(key: string, count: number): Promise<void> {
     if (!this.counted.has(key)) {
       this.counted.add(key);
-      this.take(count);
+      this.count(count);
     }
-    await this.admitted();
+    if (!this.large) return;
+    this.asked ??= this.answers.turn().then((release) => this.hold(release));
+    await this.asked;
   }
 
-  /** Resolves once a large answer has its turn (asked for once per request); at once for any other. */
-  admitted(): Promise<void> {
-    if (!this.large) return Promise.resolve();
-    this.asked ??= this.answers.turn().then((release) => {
-      if (this.closed) release();
-      else this.release = release;
-    });
-    return this.asked;
-  }
-
-  /** Counts `count` records already read (nested lists) into the result; throws RESULT_TOO_LARGE over the limit. */
+  /**
+   * Counts `count` records already read (nested lists) into the result; throws RESULT_TOO_LARGE over the
+   * limit. Records that make the answer large take a turn now, or the request is refused (LargeAnswersBusy,
+   * a 503): they are already in memory, and waiting would only hold them longer.
+   */
   take(count: number): void {
+    this.count(count);
+    if (!this.large || this.asked) return;
+    const release = this.answers.tryTurn();
+    if (!release) throw this.answers.busy();
+    this.hold(release);
+    this.asked = Promise.resolve();
+  }
+
+  private count(count: number): void {
     this.items += count;
     const { maxItems } = this.answers.settings;
     if (this.items > maxItems) {
@@ -128,6 +145,11 @@ export class ResultBudget {
         extensions: { code: 'RESULT_TOO_LARGE' },
       });
     }
+  }
+
+  private hold(release: () => void): void {
+    if (this.closed) release();
+    else this.release = release;
   }
 
   /** The request is over (its answer written, or its connection closed): its turn goes to the next. */

@@ -92,9 +92,10 @@ class ChildrenLoader<C extends { id: number }, K extends keyof C> {
   private fetch(ids: readonly number[]): void {
     const batch: Batch<C> = { ids };
     this.batches.push(batch);
+    // Counted first: children the result's budget refuses (too many records, no turn) are a failed batch.
     const loaded = (byParent: ByParent<C>): void => {
-      batch.byParent = byParent;
       this.onLoaded(byParent);
+      batch.byParent = byParent;
     };
     const failed = (error: unknown): void => {
       batch.failed = { error };

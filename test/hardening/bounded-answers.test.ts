@@ -273,6 +273,15 @@ describe('large GraphQL answers are bounded', () => {
     await made.http.post('/graphql').send({ query: '{ todos { id } }' }).expect(200);
   });
 
+  it('when nested lists would take a result past GRAPHQL_MAX_RESULT_ITEMS, then it is a RESULT_TOO_LARGE error on the nested field', async () => {
+    const made = makeApp({ config: { graphql: { maxResultItems: 1000 } as never } });
+    const [author] = (await made.store.users.list()).items;
+    for (let i = 0; i < 1200; i++) await made.store.posts.create({ userId: author.id, title: `post ${i}`, body: 'b' });
+    const answer = await made.http.post('/graphql').send({ query: '{ users { posts { id } } }' }).expect(200);
+    expect(answer.body.errors).toEqual([expect.objectContaining({ extensions: { code: 'RESULT_TOO_LARGE' } })]);
+    expect(answer.body.errors[0].path).toEqual(['users', 0, 'posts']);
+  });
+
   it('when more large answers are asked for than GRAPHQL_MAX_LARGE_ANSWERS, then one that waits too long is a 503 with Retry-After; small ones are served; a turn frees when its client leaves', async () => {
     const made = makeApp({ config: { graphql: { maxLargeAnswers: 1, largeAnswerWaitMs: 200 } as never } });
     await bigCollection(made.store, 4000);
@@ -296,6 +305,32 @@ describe('large GraphQL answers are bounded', () => {
     const served = await server.send({ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body });
     expect(served.status).toBe(200);
     expect(JSON.parse(served.text).data.books).toHaveLength((await made.store.books.list()).total);
+  });
+
+  it('when nested lists make an answer large while every turn is taken, then it is a 503 at once (no wait holding its records); once a turn is free, it is served', async () => {
+    const settings = { graphql: { maxLargeAnswers: 1, largeAnswerWaitMs: 5000 } as never };
+    const made = makeApp({ config: settings });
+    await bigCollection(made.store, 4000);
+    const [author] = (await made.store.users.list()).items;
+    for (let i = 0; i < 1200; i++) await made.store.posts.create({ userId: author.id, title: `post ${i}`, body: 'b' });
+    server = await listen(made.app, settings);
+    const hog = nonReadingClient(server.port, `/graphql?query=${encodeURIComponent(BOOKS)}`, 'Accept: application/json\r\n');
+    clients.push(hog);
+    await sleep(500);
+    const nested = JSON.stringify({ query: '{ users { posts { id } } }' });
+    const started = Date.now();
+    const refused = await server.send({ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: nested });
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    // Refused without waiting out GRAPHQL_LARGE_ANSWER_WAIT_MS (5 s) for the hog's turn.
+    expect(Date.now() - started).toBeLessThan(4000);
+    hog.destroy();
+    await sleep(200);
+    const served = await server.send({ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: nested });
+    expect(served.status).toBe(200);
+    expect(served.headers['transfer-encoding']).toBe('chunked');
+    const posts = (JSON.parse(served.text).data.users as { posts: unknown[] }[]).flatMap((user) => user.posts);
+    expect(posts.length).toBeGreaterThan(1200);
   });
 });
 
