@@ -82,6 +82,9 @@ export function sendError(res: Response, format: ErrorFormat, error: ApiError): 
   else sendJson(res, error.status, errorBody(format, message, error.details));
 }
 
+/** The headers that describe a successful answer's representation, set by the registrar before it writes one. */
+const ANSWER_HEADERS = ['ETag', 'X-Total-Count', 'Link', 'Location', 'Idempotent-Replayed', 'Content-Type', 'Content-Length'];
+
 /** The one error handler, registered last: every failure leaves here in its route's error format. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return function serviceErrors(err, req, res, _next) {
@@ -95,6 +98,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       if (!res.writableEnded) res.destroy();
       return;
     }
+    // The error replaces an answer that may have begun to set its headers (a list whose reading failed before
+    // its first bytes): none of them describes the error.
+    for (const name of ANSWER_HEADERS) res.removeHeader(name);
     sendError(res, routeOf(req)?.errorFormat ?? 'json', error);
   };
 }

@@ -5,7 +5,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 export const TEXT_TYPE = 'text/plain; charset=utf-8';
 
 /**
- * Writes a whole answer whose body is already text: status, `Content-Type` (unless one is set) and
+ * Writes a whole answer whose body is already text: status, `Content-Type` and
  * `Content-Length`, then the body in the same write as the headers. A HEAD answer keeps the headers
  * (Content-Length included) and Node leaves out the body. 204 and 304 answers carry no body and no
  * content headers. Every answer the service serialises itself leaves through here or through the list
@@ -14,7 +14,7 @@ export const TEXT_TYPE = 'text/plain; charset=utf-8';
 export function sendText(res: ServerResponse, status: number, type: string, text: string): void {
   if (status === 204 || status === 304) return sendEmpty(res, status);
   res.statusCode = status;
-  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', type);
+  res.setHeader('Content-Type', type);
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
 }

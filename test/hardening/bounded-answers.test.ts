@@ -189,6 +189,17 @@ describe('big list answers are written as they are read, with bounded work per r
     expect((await server.send({ method: 'GET', path: '/books?limit=1' })).status).toBe(200);
   });
 
+  it('when reading a list fails before its first bytes were sent, then the answer is the error alone, without the list headers', async () => {
+    const { store } = batchedBooks(createMemoryStore(loadSeed('default')), 5, 0);
+    for (let i = 0; i < 20; i++) await store.books.create({ title: `book ${i}`, pages: i });
+    made = makeApp({ store });
+    const answer = await made.http.get('/books').expect(500);
+    expect(answer.body).toEqual({ error: 'Unexpected error.' });
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    for (const name of ['etag', 'x-total-count', 'link', 'transfer-encoding']) expect(answer.headers[name]).toBeUndefined();
+    expect(answer.headers['content-length']).toBe(String(Buffer.byteLength(answer.text)));
+  });
+
   it('when reading a list fails after its first bytes were sent, then the connection ends without the last chunk, so the client never sees a complete list', async () => {
     const { store } = batchedBooks(createMemoryStore(loadSeed('default')), 100, 5);
     await bigCollection(store, 2000);
