@@ -70,7 +70,9 @@ function isFrozenFlatRecord(value: unknown): value is object {
  * The strong entity tag of a list answer, without its body: the collection's version (which every write
  * changes, src/store/types.ts ListResult), the page's bounds, the operation, and `representation` (what
  * the service version and its spec make of a record: a deployment that changes them changes every tag).
- * The same for GET and HEAD; a write to the collection changes it, so a tag never names two bodies.
+ * The same for GET and HEAD; a write to the collection changes it. A list read in batches may show, in its
+ * later batches, a write that landed while it was written: it keeps the tag of the version it began with, and
+ * any request after that write gets a new one.
  */
 export function listEtag(representation: string, operationId: string, version: string, page: { limit?: number; offset?: number }): string {
   return etagOfText(`${representation}\n${operationId}\n${version}\n${page.offset ?? 0}\n${page.limit ?? ''}`);
