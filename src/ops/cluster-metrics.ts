@@ -53,6 +53,8 @@ export function aggregateWorkerMetrics(): void {
   /** Collection rounds in progress: round id → "this worker is done" (answered or gone). */
   const rounds = new Map<number, (workerId: number) => void>();
   let nextRound = 0;
+  /** The round answering the scrapes in progress, with the tree's text. */
+  let scraping: Promise<string> | undefined;
 
   const collect = (): Promise<void> =>
     new Promise((resolve) => {
@@ -84,9 +86,13 @@ export function aggregateWorkerMetrics(): void {
       if (message.metrics) latest.set(worker.id, message.metrics);
       rounds.get(message.id!)?.(worker.id);
     } else if (message?.type === SCRAPE) {
-      collect()
+      // Scrapes that arrive while a round runs share it: a burst of scrapes costs the workers one collection.
+      scraping ??= collect()
         .then(() => AggregatorRegistry.aggregate([retired, ...latest.values()]).metrics())
-        .then(
+        .finally(() => {
+          scraping = undefined;
+        });
+      scraping.then(
           (text) => reply(worker, { type: SCRAPED, id: message.id, text }),
           (err: Error) => reply(worker, { type: SCRAPED, id: message.id, error: err.message }),
         );
