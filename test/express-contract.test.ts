@@ -130,6 +130,17 @@ describe('the app mounted under a prefix in another express app', () => {
     expect(answer.body.data.book.title).toEqual(expect.any(String));
   });
 
+  it('when the app is mounted under a path parameter, then each tenant path gets a spec naming it as its server, however many there are', async () => {
+    const made = makeApp();
+    const outer = express();
+    outer.use('/t/:tenant', made.app);
+    const http = request(outer);
+    for (let i = 0; i < 40; i++) {
+      expect((await http.get(`/t/${i}/openapi.json`).expect(200)).body.servers).toEqual([{ url: `/t/${i}`, description: 'This service' }]);
+    }
+    expect((await http.get('/t/3/openapi.json').expect(200)).body.servers).toEqual([{ url: '/t/3', description: 'This service' }]);
+  });
+
   it('when the service is served at the root, then its spec files are served exactly as written', async () => {
     const { http } = makeApp();
     expect((await http.get('/openapi.json').expect(200)).body.servers).toEqual([{ url: '/', description: 'This service' }]);

@@ -23,18 +23,22 @@ function page(file: string): (req: Request, res: Response) => void {
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** Mount paths whose spec texts are kept: an app has one or a few; one mounted under a path parameter has more. */
+const KEPT_BASES = 16;
+
 /**
  * A spec file's text, as served under a mount path: the document's `servers` then name that path, so a
  * client (Swagger UI's "Try it out", a generated client) calls the operations where they are. At the root
- * the file is served exactly as written. Kept per mount path (an app has one or a few).
+ * the file is served exactly as written. Kept for the first KEPT_BASES mount paths; rendered per request
+ * beyond them, so requests under a parameterised mount path cannot grow the memory it keeps.
  */
 function specText(openapi: OpenApiDocument, root: string, render: (doc: OpenApiDocument) => string): (base: string) => string {
   const byBase = new Map<string, string>([['', root]]);
   return (base) => {
     let text = byBase.get(base);
     if (text === undefined) {
-      const servers = [{ url: base, description: 'This service' }];
-      byBase.set(base, (text = render({ ...openapi, servers })));
+      text = render({ ...openapi, servers: [{ url: base, description: 'This service' }] });
+      if (byBase.size < KEPT_BASES) byBase.set(base, text);
     }
     return text;
   };
