@@ -137,8 +137,7 @@ function databaseUrl(env: Env): string | undefined {
 }
 
 /**
- * STORE and DATABASE_URL together: DATABASE_URL alone means PostgreSQL (as before STORE existed), nothing
- * means SQLite; STORE=postgres needs DATABASE_URL, and STORE=sqlite or memory with DATABASE_URL set is a
+ * STORE and DATABASE_URL together: DATABASE_URL alone means PostgreSQL, nothing means SQLite; STORE=postgres needs DATABASE_URL, and STORE=sqlite or memory with DATABASE_URL set is a
  * contradiction, refused rather than guessed.
  */
 function store(env: Env, url: string | undefined): Pick<Config, 'store' | 'sqliteFile' | 'sqliteDriver'> {

@@ -41,7 +41,8 @@ class StreamBroken extends Error {}
  *   thrown and answered as any other; after it, the connection is destroyed and `StreamBroken` thrown. A
  *   client never gets a truncated array in a complete message: without the final chunk, the answer is
  *   an error on the client's side, never a shorter list.
- * - HEAD: the headers a GET would send (chunked or not), no body, and nothing read from `rest`.
+ * - HEAD: the headers a GET would send but its framing (a list that GET sends chunked has neither `Content-Length`
+ *   nor `Transfer-Encoding` here, as Node sends a HEAD answer without either), no body, and nothing read from `rest`.
  */
 export function writeJsonList<T>(res: ServerResponse, status: number, list: JsonList<T>, options: StreamOptions): Promise<void> | void {
   const { checkItem } = options;

@@ -1,7 +1,8 @@
 /**
  * The event loop, shared between the answers written in chunks (./json-stream.ts). A big answer builds about
- * two chunks on a turn, and at most `perTurn` answers build on one turn of the event loop. However many big answers are under way, every turn of the loop then has its time for the
- * rest: accepting connections (Node accepts one per turn when they queue), reading requests, a `/health` probe.
+ * TURN_BYTES (8 chunks, ./chunk-writer.ts) on a turn, and at most `perTurn` answers build on one turn of the event
+ * loop. However many big answers are under way, every turn of the loop then has its time for the rest:
+ * accepting connections (Node accepts one per turn when they queue), reading requests, a `/health` probe.
  * Without it, every writer whose socket drained at once would build its next chunk in the same turn: 300
  * readers of a 5 MiB list held the loop for over a second at a time (`npm run test:load`, many readers).
  */

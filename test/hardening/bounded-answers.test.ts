@@ -130,7 +130,7 @@ describe('big list answers are written as they are read, with bounded work per r
     expect(Math.max(...sizes)).toBeLessThanOrEqual(2 * CHUNK_BYTES);
   });
 
-  it('when a small page is answered, then it is one write with Content-Length, as before', async () => {
+  it('when a small page is answered, then it is one write with Content-Length', async () => {
     made = makeApp();
     const page = await made.http.get('/books?limit=2').expect(200);
     expect(page.headers['content-length']).toBe(String(Buffer.byteLength(page.text)));
