@@ -105,6 +105,38 @@ export function mapPage<T, U>(page: ListResult<T>, show: (record: T) => U): List
 /** Most records a store reading from a database holds for one batch of a list (the memory store has them all already). */
 export const LIST_BATCH = 128;
 
+/**
+ * The records after id `last`, at most `left` of them, in batches of at most LIST_BATCH, each read by
+ * `read(after, size)` (the records with an id above `after`, in id order, at most `size`) when pulled; none
+ * after `return()`. A database store's `rest`. An iterator, not a generator: a generator suspended at `yield`
+ * keeps its batch (V8 keeps a suspended generator's variables), which for a client that stopped reading is
+ * until its connection closes.
+ */
+export function batchesAfter<T extends { id: number }>(last: number, left: number, read: (after: number, size: number) => MaybePromise<T[]>): AsyncIterable<T[]> {
+  const done = { done: true as const, value: undefined };
+  return {
+    [Symbol.asyncIterator]: () => {
+      let from = last;
+      let remaining = left;
+      return {
+        next: async (): Promise<IteratorResult<T[]>> => {
+          if (remaining <= 0) return done;
+          const size = Math.min(remaining, LIST_BATCH);
+          const batch = await read(from, size);
+          remaining = batch.length < size ? 0 : remaining - size;
+          if (batch.length === 0) return done;
+          from = batch[batch.length - 1].id;
+          return { done: false, value: batch };
+        },
+        return: async () => {
+          remaining = 0;
+          return done;
+        },
+      };
+    },
+  };
+}
+
 /** Every record of a page, `rest` included, in one array. */
 export async function readAll<T>(page: ListResult<T>): Promise<T[]> {
   if (!page.rest) return page.items;

@@ -1,4 +1,4 @@
-import { LIST_BATCH, type ListResult, type Page } from '../types';
+import { batchesAfter, LIST_BATCH, type ListResult, type Page } from '../types';
 import { ident, prepared, type Queryable, type Statement } from './pool';
 import { selectList, type TableDef } from './tables';
 
@@ -59,35 +59,10 @@ export class PgLists<T extends { id: number }> {
     return { items, rest: more ? this.rest(db, items[items.length - 1].id, left) : undefined, total, version };
   }
 
-  /**
-   * The records after id `last`, at most `left` of them, one batch per pull. An iterator, not a generator: a
-   * generator suspended at `yield` keeps its batch (V8 keeps a suspended generator's variables), which for a
-   * client that stopped reading is until its connection closes.
-   */
+  /** The records after id `last`, at most `left` of them, a batch per pull (each a statement on `db`). */
   private rest(db: Queryable, last: number, left: number): AsyncIterable<T[]> {
     const { after } = this;
-    return {
-      [Symbol.asyncIterator]: () => {
-        let from = last;
-        let remaining = left;
-        const done = { done: true as const, value: undefined };
-        return {
-          next: async (): Promise<IteratorResult<T[]>> => {
-            if (remaining <= 0) return done;
-            const size = Math.min(remaining, LIST_BATCH);
-            const batch = await db.query<T>(after, [from, size]);
-            remaining = batch.length < size ? 0 : remaining - size;
-            if (batch.length === 0) return done;
-            from = batch[batch.length - 1].id;
-            return { done: false, value: batch };
-          },
-          return: async () => {
-            remaining = 0;
-            return done;
-          },
-        };
-      },
-    };
+    return batchesAfter(last, left, (from, size) => db.query<T>(after, [from, size]));
   }
 
   /** A record from an array row, its fields in select order (the spec's, see tables.ts). */

@@ -1,4 +1,4 @@
-import { LIST_BATCH, STALE, type ChildCollection, type Collection, type Expect, type ListResult, type Page, type Stale } from '../types';
+import { batchesAfter, LIST_BATCH, STALE, type ChildCollection, type Collection, type Expect, type ListResult, type Page, type Stale } from '../types';
 import type { RecordCache } from './cache';
 import type { Connection, Statement } from './driver';
 import { translating as reading } from './errors';
@@ -76,36 +76,11 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
     });
   }
 
-  /**
-   * Batches of at most LIST_BATCH records after id `last`, `left` of them at most; each read when asked for,
-   * none after `return()`. An iterator, not a generator: a generator suspended at `yield` keeps its batch
-   * (V8 keeps a suspended generator's variables) for as long as a client that stopped reading stays connected.
-   */
+  /** The records after id `last`, at most `left` of them, a batch per pull (each read when asked for). */
   private batchesAfter(last: number, left: number): AsyncIterable<T[]> {
     const next = this.reads.get(this.sql.next);
     const fromRow = (row: Record<string, unknown>) => this.table.fromRow(row);
-    const done = { done: true as const, value: undefined };
-    return {
-      [Symbol.asyncIterator]: () => {
-        let from = last;
-        let remaining = left;
-        return {
-          next: async (): Promise<IteratorResult<T[]>> => {
-            if (remaining <= 0) return done;
-            const size = Math.min(remaining, LIST_BATCH);
-            const batch = reading(() => next.all(from, size)).map(fromRow);
-            remaining = batch.length < size ? 0 : remaining - size;
-            if (batch.length === 0) return done;
-            from = batch[batch.length - 1].id;
-            return { done: false, value: batch };
-          },
-          return: async () => {
-            remaining = 0;
-            return done;
-          },
-        };
-      },
-    };
+    return batchesAfter(last, left, (from, size) => reading(() => next.all(from, size)).map(fromRow));
   }
 
   async get(id: number): Promise<T | undefined> {
