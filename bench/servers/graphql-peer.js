@@ -47,5 +47,4 @@ const resolvers = {
   Todo: { title: (t) => t.text },
 };
 
-
 module.exports = { port, host, typeDefs, resolvers };

@@ -23,7 +23,6 @@ class NotKept extends Error {
 const toAnswer = ([body, init]: Response): Answer => ({ status: init.status, headers: { ...(init.headers as Record<string, string>) }, body });
 const toResponse = ({ status, headers, body }: Answer): Response => [body, { status, statusText: '', headers }];
 
-
 /** One mutation request with a key: what identifies it, and how to answer it on a given store. */
 export interface KeyedMutation {
   key: string;

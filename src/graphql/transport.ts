@@ -7,7 +7,6 @@ import { ApiError, errorBody } from '../http/errors';
 import { JSON_TYPE } from '../http/send';
 import { MASKED_MESSAGE } from './masking';
 
-
 /**
  * Answers that come before any GraphQL execution (method, media type, body size, a failure of the
  * server) carry the service's JSON error object (`error`, docs/contract.md) and a GraphQL-style

@@ -75,7 +75,6 @@ describe('HTTP/1.1 edge cases (raw sockets)', () => {
   });
 });
 
-
 describe('HTTP/1.1 message rules (raw sockets)', () => {
   const server = serveForRawTests(LIMITS);
   const { counts } = server;
