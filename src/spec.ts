@@ -14,7 +14,7 @@ export const projectRoot: string = (() => {
 })();
 
 export const openapiPath = path.join(projectRoot, 'openapi.yaml');
-export const graphqlSchemaPath = path.join(projectRoot, 'schema.graphql');
+const graphqlSchemaPath = path.join(projectRoot, 'schema.graphql');
 
 /** A minimal view of the parts of an OpenAPI document this service reads. */
 export interface OpenApiDocument {

@@ -5,7 +5,7 @@ import type { Response } from 'express';
  * this service's own ('self'). The only relaxation beyond 'self' is `data:` for images and fonts,
  * which swagger-ui.css and graphiql.min.css embed (icons, fonts). No inline script, no eval.
  */
-export const UI_CSP = [
+const UI_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

@@ -13,7 +13,7 @@ export interface DocumentPreparer {
 const TOKEN_LIMIT = /Document contains more tha[nt] \d+ tokens\. Parsing aborted\.$/;
 
 /** Longer documents are still served, just not kept: the cache holds at most capacity x this many characters. */
-export const MAX_CACHED_DOCUMENT_LENGTH = 20_000;
+const MAX_CACHED_DOCUMENT_LENGTH = 20_000;
 
 /**
  * Parses (with the token limit) and validates (standard rules plus the limits) a document, keeping

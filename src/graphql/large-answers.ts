@@ -10,7 +10,7 @@ export interface LargeAnswerSettings {
 }
 
 /** A result of more records than this is a large answer: it waits for a turn (a root list: before it is read). */
-export const LARGE_ITEMS = 1000;
+const LARGE_ITEMS = 1000;
 
 /** Thrown inside a resolver when a large answer found no turn in time: the endpoint answers 503 with Retry-After. */
 export class LargeAnswersBusy extends Error {}

@@ -26,7 +26,7 @@ export function plainResult(accept: string | undefined, result: ExecutionResult 
  * the first acceptable entry wins, `q` weights are not read. Only called for requests graphql-http has
  * accepted (it answers 406 before any hook otherwise).
  */
-export function negotiatedMediaType(accept: string | undefined): 'application/graphql-response+json' | 'application/json' {
+function negotiatedMediaType(accept: string | undefined): 'application/graphql-response+json' | 'application/json' {
   for (const entry of (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
     const [mediaType, ...params] = entry.split(';');
     const charset = params.find((param) => param.includes('charset=')) || 'charset=utf-8';

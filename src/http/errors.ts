@@ -40,7 +40,7 @@ export function notFound(req: { method: string; path: string }): ApiError {
 }
 
 /** Turns anything thrown into an ApiError; unexpected errors become a bare 500. */
-export function toApiError(err: unknown, method = 'GET'): { error: ApiError; unexpected: boolean } {
+function toApiError(err: unknown, method = 'GET'): { error: ApiError; unexpected: boolean } {
   if (err instanceof ApiError) return { error: err, unexpected: false };
   // Storage unreachable: 503. The request was not carried out and may be retried, unless the database
   // stopped answering during COMMIT: then the outcome is unknown, and the message says so (a create is

@@ -16,12 +16,12 @@ const SERVICE_RESPONSE_HEADERS = ['X-Request-Id'];
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /** Request headers a cross-origin script may send (beyond the CORS-safelisted ones): the service's own and the spec's. */
-export function allowedHeaders(spec: SpecHeaders): string {
+function allowedHeaders(spec: SpecHeaders): string {
   return joinNames([...SERVICE_REQUEST_HEADERS, ...spec.request]);
 }
 
 /** Response headers a cross-origin script may read: the service's own and every one the spec declares. */
-export function exposedHeaders(spec: SpecHeaders): string {
+function exposedHeaders(spec: SpecHeaders): string {
   return joinNames([...SERVICE_RESPONSE_HEADERS, ...spec.response]);
 }
 
@@ -51,7 +51,7 @@ export function apiHelmet(): RequestHandler {
  * replace the CSP with their own same-origin policy (src/docs/headers.ts). Helmet's headers are fixed,
  * so they are computed once at start-up and set from that list on each response.
  */
-export function apiSecurityHeaders(): RequestHandler {
+function apiSecurityHeaders(): RequestHandler {
   return fixedHeaders(recordFixedHeaders(apiHelmet()));
 }
 
@@ -78,7 +78,7 @@ export function apiCors(origins: Config['corsOrigins'], exposed = exposedHeaders
  * The header lists come from openapi.yaml through the route table (`Route.specHeaders`): a header the
  * spec gains is allowed and exposed as it is declared.
  */
-export function corsLayer(origins: Config['corsOrigins']): RequestHandler {
+function corsLayer(origins: Config['corsOrigins']): RequestHandler {
   const anyOrigin = origins === '*';
   const allowList = new Set(anyOrigin ? [] : origins);
   // Simple answers' CORS per header list (the spec's, shared by every route, and NO_SPEC for unknown

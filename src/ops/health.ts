@@ -9,7 +9,7 @@ export interface Lifecycle {
 }
 
 /** Thrown by pingWithin when storage did not answer in time. */
-export class PingTimeoutError extends Error {}
+class PingTimeoutError extends Error {}
 
 /**
  * Resolves when storage answers `ping` within `timeoutMs`; rejects when it fails or takes longer, so a

@@ -9,9 +9,9 @@ import { workerScraper } from './cluster-metrics';
 export const UNMATCHED = 'unmatched';
 /** GraphQL operation names beyond the first MAX_GRAPHQL_NAMES seen (or longer than MAX_NAME_LENGTH) share this label. */
 export const OTHER_NAME = 'other';
-export const ANONYMOUS = 'anonymous';
+const ANONYMOUS = 'anonymous';
 export const MAX_GRAPHQL_NAMES = 100;
-export const MAX_NAME_LENGTH = 64;
+const MAX_NAME_LENGTH = 64;
 
 export type RefusalReason = 'depth' | 'aliases' | 'tokens' | 'invalid' | 'body_size';
 const REFUSAL_REASONS: readonly RefusalReason[] = ['depth', 'aliases', 'tokens', 'invalid', 'body_size'];

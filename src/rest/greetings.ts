@@ -1,5 +1,5 @@
 /** The built-in greeting table, keyed by lower-case ISO 639-1 language code. */
-export const GREETINGS: Readonly<Record<string, string>> = Object.freeze({
+const GREETINGS: Readonly<Record<string, string>> = Object.freeze({
   en: 'Hello',
   fr: 'Bonjour',
   es: 'Hola',

@@ -27,7 +27,7 @@ export interface ContractParts {
 }
 
 /** Every openapi.yaml operation whose operationId has no handler function: `createBook (POST /books)`. */
-export function missingHandlers(openapi: OpenApiDocument, handlers: Readonly<Record<string, unknown>>): string[] {
+function missingHandlers(openapi: OpenApiDocument, handlers: Readonly<Record<string, unknown>>): string[] {
   const missing: string[] = [];
   for (const [template, item] of Object.entries(openapi.paths ?? {})) {
     for (const method of HTTP_METHODS) {

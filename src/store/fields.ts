@@ -19,7 +19,7 @@ export type FieldOrder = Readonly<Record<CollectionName, readonly string[]>>;
  * of its schema.graphql type's fields. A stored field the spec does not show (a post's `userId`)
  * comes after them; a shown field the record does not store (a note's derived `text`) is skipped.
  */
-export function fieldOrder(openapi: OpenApiDocument, sdl: string): FieldOrder {
+function fieldOrder(openapi: OpenApiDocument, sdl: string): FieldOrder {
   const schemas = openapi.components.schemas as Record<string, { properties?: Record<string, unknown> }>;
   const types = new Map<string, string[]>();
   for (const def of parse(sdl, { noLocation: true }).definitions) {

@@ -5,7 +5,7 @@ import type { Queryable } from './pool';
 import { serverAnswered } from './transaction';
 
 /** Most creates one transaction inserts. */
-export const MAX_GROUP = 500;
+const MAX_GROUP = 500;
 
 interface Member<T> {
   record: object;
