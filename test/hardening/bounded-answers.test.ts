@@ -80,6 +80,15 @@ function nextServerSocket(server: Listening): Promise<Socket> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits until `done()` holds (polling), or fails the test after `ms`. */
+async function until(done: () => boolean, what: string, ms = 10000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(20);
+  }
+}
+
 describe('big list answers are written as they are read, with bounded work per request', () => {
   let made: TestApp;
   let server: Listening;
@@ -89,9 +98,10 @@ describe('big list answers are written as they are read, with bounded work per r
     await server?.close();
   });
 
-  it('when a client does not read a 4 MiB list, then the process holds at most what one turn builds for it, not the answer', async () => {
+  it('when a client does not read an 8 MiB list, then the process holds at most what one turn builds for it, and the answer stops', async () => {
     made = makeApp();
-    await bigCollection(made.store);
+    await bigCollection(made.store, 8000);
+    const body = Buffer.byteLength(JSON.stringify(await readAll(await made.store.books.list())));
     server = await listen(made.app);
     const socket = nextServerSocket(server);
     clients.push(nonReadingClient(server.port, '/books'));
@@ -103,6 +113,8 @@ describe('big list answers are written as they are read, with bounded work per r
       await sleep(100);
     }
     expect(serverSide.writableLength).toBeLessThanOrEqual(TURN_BYTES + CHUNK_BYTES);
+    // The kernel's buffers took part of it; the rest was never built.
+    expect(serverSide.bytesWritten).toBeLessThan(body);
     // And the service answers others meanwhile.
     expect((await server.send({ method: 'GET', path: '/health' })).status).toBe(200);
   });
@@ -146,9 +158,16 @@ describe('big list answers are written as they are read, with bounded work per r
     const client = nonReadingClient(server.port, '/books');
     clients.push(client);
     const serverSide = await socket;
-    await sleep(500);
-    // 40 batches in all; a client that reads nothing has made the service read a few of them at most.
+    // Once the socket stops taking bytes, the reading stops too.
+    let written = -1;
+    for (let i = 0; i < 50 && serverSide.bytesWritten !== written; i++) {
+      written = serverSide.bytesWritten;
+      await sleep(100);
+    }
+    // 40 batches of about 100 KB; the service read what it has written and about a turn's worth ahead, no more.
     const readWhileStalled = reads.batches;
+    const batchBytes = 100 * 1000;
+    expect(readWhileStalled).toBeLessThanOrEqual(Math.ceil((serverSide.bytesWritten + TURN_BYTES) / batchBytes) + 1);
     expect(readWhileStalled).toBeLessThan(39);
     client.destroy();
     await new Promise((resolve) => serverSide.once('close', resolve));
@@ -298,13 +317,16 @@ describe('large GraphQL answers are bounded', () => {
     await bigCollection(made.store, 4000);
     server = await listen(made.app, { graphql: { maxLargeAnswers: 1, largeAnswerWaitMs: 200 } as never });
     const body = JSON.stringify({ query: BOOKS });
+    const socket = nextServerSocket(server);
     const hog = connect(server.port, '127.0.0.1', () =>
       hog.write(`POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`),
     );
     hog.pause();
     hog.on('error', () => undefined);
     clients.push(hog);
-    await sleep(500);
+    // The hog's answer is being written (it holds the one turn): its first megabyte has left.
+    const hogSide = await socket;
+    await until(() => hogSide.bytesWritten > 1e6, "the hog's answer is under way");
     const refused = await server.send({ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body });
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBe('1');
@@ -325,9 +347,11 @@ describe('large GraphQL answers are bounded', () => {
     const [author] = (await made.store.users.list()).items;
     for (let i = 0; i < 1200; i++) await made.store.posts.create({ userId: author.id, title: `post ${i}`, body: 'b' });
     server = await listen(made.app, settings);
+    const socket = nextServerSocket(server);
     const hog = nonReadingClient(server.port, `/graphql?query=${encodeURIComponent(BOOKS)}`, 'Accept: application/json\r\n');
     clients.push(hog);
-    await sleep(500);
+    const hogSide = await socket;
+    await until(() => hogSide.bytesWritten > 1e6, "the hog's answer is under way");
     const nested = JSON.stringify({ query: '{ users { posts { id } } }' });
     const started = Date.now();
     const refused = await server.send({ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: nested });
