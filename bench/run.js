@@ -18,6 +18,7 @@ const { WORKLOADS } = require('./lib/workloads');
 const { WORKLOADS: STORE_WORKLOADS } = require('./lib/stores/workloads');
 const { machine, versions, code, loadAverage } = require('./lib/machine');
 const { renderPage, isComplete } = require('./lib/report');
+const { removeWorktrees } = require('./lib/builds');
 
 /** The page's sections, in order. */
 const SECTIONS = [
@@ -25,6 +26,7 @@ const SECTIONS = [
   'graphql',
   'scaling',
   'stores',
+  'before-after',
   'memory',
   'profiles',
 ].map((id) => require(`./sections/${id}`));
@@ -44,6 +46,8 @@ const HELP = `Options (flags win over BENCH_* environment variables):
   --profile-peers=k,k   also profile these peers (server kinds of bench/lib/servers.js) on those workloads
   --only=id,id          only these workloads (${[...new Set([...WORKLOADS, ...STORE_WORKLOADS].map((w) => w.id))].join(', ')})
   --peers=k,k           only these peers (server kinds, e.g. fastify-openapi-glue,mercurius-jit)
+  --baseline=REV        also measure this build against revision REV of the service (BENCH_BASELINE), on the REST
+                        and GraphQL workloads ("Before and after"; without it that section is left out)
   --no-profile          skip "Where the time goes"
   --no-memory           skip the memory check
   --no-write            keep BENCHMARKS.md as it is (the results are still saved)
@@ -82,6 +86,7 @@ function parseArgs(argv) {
     profileSeconds: num('profile-seconds', 'BENCH_PROFILE_SECONDS', 10, 3),
     only,
     peers: list('peers'),
+    baseline: typeof flags.baseline === 'string' ? flags.baseline : process.env.BENCH_BASELINE || undefined,
     profile: !flags['no-profile'],
     profileIds: list('profile') ?? ['get-book', 'post-book', 'gql-nested'],
     profileKinds: ['service', ...(list('profile-peers') ?? [])],
@@ -147,7 +152,9 @@ async function main() {
   if (options.write) writePage(results);
 }
 
-main().catch((e) => {
-  console.error(`bench failed: ${e.message}`);
-  process.exit(1);
-});
+main()
+  .catch((e) => {
+    console.error(`bench failed: ${e.message}`);
+    process.exitCode = 1;
+  })
+  .finally(removeWorktrees);

@@ -37,6 +37,8 @@ function machineText(run) {
  * `{ run, sections: { [id]: results } }`, a section's results being `{ skipped }` when it did not run.
  */
 function renderPage(sections, results) {
+  // An optional section that was not asked for is left out of the page, and does not make it partial.
+  sections = sections.filter((s) => !(s.optional && isLeftOut(results.sections[s.id])));
   const skipped = sections.filter((s) => !results.sections[s.id] || results.sections[s.id].skipped);
   const failedRows = sections.flatMap((s) => results.sections[s.id]?.rows?.filter((r) => r.failed) ?? []);
   const o = results.run.options;
@@ -62,9 +64,14 @@ function renderPage(sections, results) {
 }
 
 /** Whether every section ran and every row was measured (a page worth committing). */
+/** An optional section's results when it was not asked for (or an older run that did not know it). */
+const isLeftOut = (section) => !section || (section.skipped && !section.skipped.startsWith('failed'));
+
 const isComplete = (sections, results) =>
   !results.run.options.only &&
   !results.run.options.peers &&
-  sections.every((s) => results.sections[s.id] && !results.sections[s.id].skipped && !results.sections[s.id].rows?.some((r) => r.failed));
+  sections
+    .filter((s) => !(s.optional && isLeftOut(results.sections[s.id])))
+    .every((s) => results.sections[s.id] && !results.sections[s.id].skipped && !results.sections[s.id].rows?.some((r) => r.failed));
 
 module.exports = { renderPage, isComplete };
