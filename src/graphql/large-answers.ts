@@ -96,6 +96,8 @@ export class ResultBudget {
   items = 0;
   private release?: () => void;
   private asked?: Promise<void>;
+  /** Refused a turn: a second run of the operation (src/graphql/execution.ts) is refused at once too. */
+  private refused?: LargeAnswersBusy;
   private closed = false;
 
   constructor(private readonly answers: LargeAnswers) {}
@@ -114,6 +116,7 @@ export class ResultBudget {
    * answer first waits for its request's turn (up to `waitMs`, then LargeAnswersBusy).
    */
   async admitList(key: string, count: number): Promise<void> {
+    if (this.refused) throw this.refused;
     if (!this.counted.has(key)) {
       this.counted.add(key);
       this.count(count);
@@ -132,7 +135,7 @@ export class ResultBudget {
     this.count(count);
     if (!this.large || this.asked) return;
     const release = this.answers.tryTurn();
-    if (!release) throw this.answers.busy();
+    if (!release) throw (this.refused = this.answers.busy());
     this.hold(release);
     this.asked = Promise.resolve();
   }

@@ -353,12 +353,15 @@ describe('large GraphQL answers are bounded', () => {
     const hogSide = await socket;
     await until(() => hogSide.bytesWritten > 1e6, "the hog's answer is under way");
     const nested = JSON.stringify({ query: '{ users { posts { id } } }' });
-    const started = Date.now();
-    const refused = await server.send({ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: nested });
-    expect(refused.status).toBe(503);
-    expect(refused.headers['retry-after']).toBe('1');
-    // Refused without waiting out GRAPHQL_LARGE_ANSWER_WAIT_MS (5 s) for the hog's turn.
-    expect(Date.now() - started).toBeLessThan(4000);
+    // Twice: the second run is the compiled one (GRAPHQL_COMPILE_AFTER=1).
+    for (let i = 0; i < 2; i++) {
+      const started = Date.now();
+      const refused = await server.send({ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: nested });
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      // Refused without waiting out GRAPHQL_LARGE_ANSWER_WAIT_MS (5 s) for the hog's turn.
+      expect(Date.now() - started).toBeLessThan(4000);
+    }
     hog.destroy();
     await sleep(200);
     const served = await server.send({ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: nested });
