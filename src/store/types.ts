@@ -62,7 +62,7 @@ export interface Page {
  * on its own: a write that commits while a long page is being sent may or may not be in it.
  */
 export interface ListResult<T> {
-  /** The page's records in id order: all of them, or the first batch when `rest` is set. */
+  /** The page's records in id order: all of them, or those read before `rest` (none, for a store that reads a long list only as it is pulled). */
   items: T[];
   /** The page's remaining records in id order, one batch after another (each batch its caller's own). */
   rest?: AsyncIterable<T[]>;

@@ -1,6 +1,6 @@
 import { OverloadedError } from '../../src/store/errors';
 import { DRIVER_ORDER, loadDriver } from '../../src/store/sqlite/driver';
-import { LIST_BATCH } from '../../src/store/types';
+import { LIST_BATCH, readAll } from '../../src/store/types';
 import { SqliteFiles, describeDriver, spyDriver } from '../support/sqlite';
 import { contractSeed } from './contract';
 
@@ -115,13 +115,14 @@ for (const driver of DRIVER_ORDER) {
       expect((await store.books.create({ title: 'Later', pages: 1 })).id).toBe(6);
     });
 
-    it('when a list has more than one batch, then each further batch is read only when pulled, and none after the reader stops', async () => {
+    it('when a list has more than one batch, then each batch (the first too) is read only when pulled, and none after the reader stops', async () => {
       const store = open();
       await Promise.all(Array.from({ length: LIST_BATCH * 3 }, (_, i) => store.items.create({ name: `Item ${i}` })));
       ran.length = 0;
       const page = await store.items.list();
-      const batchReads = () => ran.filter((sql) => sql.includes('WHERE id > ?')).length;
-      expect([page.items.length, batchReads()]).toEqual([LIST_BATCH, 0]);
+      const batchReads = () => ran.filter((sql) => sql.includes('ORDER BY id LIMIT')).length;
+      expect([page.items.length, batchReads()]).toEqual([0, 0]);
+      expect(page.total).toBeGreaterThan(LIST_BATCH * 3);
       const seen: number[] = [];
       for await (const batch of page.rest!) {
         seen.push(batch.length);
@@ -131,6 +132,19 @@ for (const driver of DRIVER_ORDER) {
       expect(seen).toEqual([LIST_BATCH, LIST_BATCH]);
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(batchReads()).toBe(2);
+    });
+
+    it('when a page fits in one batch, then its records are read with the total, at once, and there is no rest', async () => {
+      const store = open();
+      await Promise.all(Array.from({ length: LIST_BATCH * 3 }, (_, i) => store.items.create({ name: `Item ${i}` })));
+      const all = await readAll(await store.items.list());
+      ran.length = 0;
+      const page = await store.items.list({ limit: 50, offset: all.length - 20 });
+      expect(ran.filter((sql) => sql.includes('ORDER BY id LIMIT'))).toHaveLength(1);
+      expect(page.items).toEqual(all.slice(-20));
+      expect(page.rest).toBeUndefined();
+      const tail = await store.items.list({ offset: all.length - LIST_BATCH });
+      expect([tail.items, tail.rest]).toEqual([all.slice(-LIST_BATCH), undefined]);
     });
 
     it('when children of many parents are asked for, then one statement answers them, synchronously', async () => {

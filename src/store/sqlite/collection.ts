@@ -28,6 +28,9 @@ class Statements {
  * write once it is committed. In keyed work both connections are the writing one, so the work sees its own
  * uncommitted writes: there `get` neither reads nor fills the cache (`committedReads` false).
  */
+/** The keyset position of a list whose first batch is not read yet (ids are positive). */
+const NOT_STARTED = -1;
+
 export class SqliteCollection<T extends { id: number }> implements Collection<T> {
   protected readonly reads: Statements;
   private readonly writeStatements: Statements;
@@ -60,27 +63,33 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
   }
 
   /**
-   * The first batch with the total and the version; the rest batch by batch (by id, from the last one read)
-   * as `rest` is pulled. The statements run one after another in this one synchronous step, and this process
-   * is the file's only writer (lock.ts), so the total, the version and the first batch agree.
+   * The total and the version, and the page's records: read now when they fit in one batch (its statements
+   * run one after another in this one synchronous step, and this process is the file's only writer, lock.ts,
+   * so the total, the version and the records agree); otherwise batch by batch (the first by offset, the
+   * rest by id from the last one read) as `rest` is pulled. A longer list's first batch is read on the
+   * writer's turn too (src/http/write-turns.ts): a burst of requests for a big list reads no records, and
+   * holds none, until each answer is being written.
    */
   async list(page: Page = {}): Promise<ListResult<T>> {
     const limit = page.limit ?? Infinity;
-    const first = Math.min(limit, LIST_BATCH);
+    const offset = page.offset ?? 0;
     return reading(() => {
       const stats = this.reads.get(this.sql.stats).get(this.name)!;
-      const rows = this.reads.get(this.sql.first).all(first, page.offset ?? 0);
-      const items = rows.map((row) => this.table.fromRow(row));
-      const rest = items.length === first && limit > first ? this.batchesAfter(items[items.length - 1].id, limit - first) : undefined;
-      return { items, rest, total: Number(stats.total), version: `${this.epoch}.${stats.writes}` };
+      const total = Number(stats.total);
+      const version = `${this.epoch}.${stats.writes}`;
+      const size = Math.max(0, Math.min(limit, total - offset));
+      if (size > LIST_BATCH) return { items: [], rest: this.batches(offset, limit), total, version };
+      const items = this.reads.get(this.sql.first).all(Math.min(limit, LIST_BATCH), offset).map((row) => this.table.fromRow(row));
+      return { items, total, version };
     });
   }
 
-  /** The records after id `last`, at most `left` of them, a batch per pull (each read when asked for). */
-  private batchesAfter(last: number, left: number): AsyncIterable<T[]> {
+  /** The page from `offset`, at most `limit` records, a batch per pull (each read when asked for). */
+  private batches(offset: number, limit: number): AsyncIterable<T[]> {
+    const first = this.reads.get(this.sql.first);
     const next = this.reads.get(this.sql.next);
     const fromRow = (row: Record<string, unknown>) => this.table.fromRow(row);
-    return batchesAfter(last, left, (from, size) => reading(() => next.all(from, size)).map(fromRow));
+    return batchesAfter(NOT_STARTED, limit, (from, size) => reading(() => (from === NOT_STARTED ? first.all(size, offset) : next.all(from, size))).map(fromRow));
   }
 
   async get(id: number): Promise<T | undefined> {
