@@ -126,10 +126,11 @@ function toInput(req: Request, route: Route, raw: readonly string[], op: Operati
     }
     params[name] = Number(raw);
   }
-  const query = req.query ?? {};
+  const query = (req.query ?? {}) as Record<string, unknown>;
   // The validator coerces `1e309` to Infinity and lets it through as an integer below any maximum (ajv);
   // no number in this contract is infinite.
-  for (const [name, value] of Object.entries(query)) {
+  for (const name in query) {
+    const value = query[name];
     if (typeof value === 'number' && !Number.isFinite(value)) {
       throw new ApiError(400, `Invalid request: query/${name} must be integer`, [{ path: `/query/${name}`, message: 'must be integer' }]);
     }
