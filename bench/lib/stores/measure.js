@@ -11,7 +11,7 @@ const { taskStates, normalized } = require('./workloads');
 
 /** The environment that runs the service on `store` (10 PostgreSQL connections, no logs). */
 function serviceEnv(store, { cluster, database, file }) {
-  if (store === 'postgres') return { LOG_LEVEL: 'silent', DATABASE_URL: cluster.databaseUrl(database), DB_POOL_SIZE: '10' };
+  if (store === 'postgres') return { LOG_LEVEL: 'silent', STORE: 'postgres', DATABASE_URL: cluster.databaseUrl(database), DB_POOL_SIZE: '10' };
   if (store === 'sqlite') return { LOG_LEVEL: 'silent', STORE: 'sqlite', SQLITE_FILE: file };
   return { LOG_LEVEL: 'silent', STORE: 'memory' };
 }
