@@ -15,6 +15,16 @@ const { createContext } = require(`${dist}/graphql/context`);
 const { plainResult } = require(`${dist}/graphql/plain-result`);
 const { createMemoryStore } = require(`${dist}/store/memory`);
 const { validateSeed } = require(`${dist}/store/seed`);
+// A build whose results have a budget (src/graphql/large-answers.ts) gets one per run, as the endpoint gives each request.
+const budget = (() => {
+  try {
+    const { LargeAnswers } = require(`${dist}/graphql/large-answers`);
+    const answers = new LargeAnswers({ maxItems: 20000, slots: 4, waitMs: 2000 });
+    return () => answers.budget();
+  } catch {
+    return () => undefined;
+  }
+})();
 
 const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 const store = createMemoryStore(validateSeed(JSON.parse(readFileSync(seedPath, 'utf8'))));
@@ -23,7 +33,7 @@ const executor = createExecutor(schema, { cacheSize: 10, compileAfter: 1 });
 const document = parse(query);
 
 async function runOnce() {
-  const result = await executor.execute({ schema, document, contextValue: createContext(store, silent) });
+  const result = await executor.execute({ schema, document, contextValue: createContext(store, silent, budget()) });
   if (result.errors || !result.data) throw new Error(`the query failed: ${JSON.stringify(result.errors)}`);
   if (withJson === '1') plainResult('application/json', result);
 }
