@@ -149,6 +149,18 @@ describe('big list answers are written as they are read, with bounded work per r
     expect(page.body).toHaveLength(2);
   });
 
+  it('when a list holds 128 records, then it is one answer with Content-Length on every store; a longer one is chunked', async () => {
+    made = makeApp({ seed: { ...loadSeed('empty') } });
+    for (let i = 0; i < 128; i++) await made.store.items.create({ name: `item ${i}` });
+    const whole = await made.http.get('/items').expect(200);
+    expect(whole.headers['content-length']).toBe(String(Buffer.byteLength(whole.text)));
+    expect(whole.body).toHaveLength(128);
+    for (let i = 128; i < 300; i++) await made.store.items.create({ name: `item ${i}` });
+    const chunked = await made.http.get('/items?offset=10').expect(200);
+    expect(chunked.headers['transfer-encoding']).toBe('chunked');
+    expect(chunked.body.map((item: { id: number }) => item.id)).toEqual(Array.from({ length: 290 }, (_, i) => i + 11));
+  });
+
   it('when the store reads a list in batches, then each batch is read only as the client takes the answer, and a client that leaves stops the reading', async () => {
     const { store, reads } = batchedBooks(createMemoryStore(loadSeed('default')), 100);
     await bigCollection(store, 4000);
