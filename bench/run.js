@@ -136,6 +136,8 @@ async function main() {
     startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     loadAverage: { start: loadAverage() },
   };
+  // A section that says how it was run names this command.
+  options.command = run.command;
   console.log(`bench: ${options.mode} mode, ${options.rounds} rounds × ${options.duration} s, ${options.connections} connections, pinning: ${run.pinning}`);
   const sections = {};
   for (const section of SECTIONS) {
