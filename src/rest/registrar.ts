@@ -115,6 +115,11 @@ function pathParams(route: Route, raw: readonly string[]): Record<string, unknow
   return params;
 }
 
+/** The 400 for a parameter the validator let through as an integer that is not one, in the validator's words. */
+function notInteger(location: 'params' | 'query', name: string): ApiError {
+  return new ApiError(400, `Invalid request: ${location}/${name} must be integer`, [{ path: `/${location}/${name}`, message: 'must be integer' }]);
+}
+
 function toInput(req: Request, route: Route, raw: readonly string[], op: OperationInfo, pre: Preconditions | undefined, tag: Tagger): HandlerInput<OperationId> {
   const params = pathParams(route, raw);
   // The validator has checked these are integers in range, but it coerces with Number(), which also
@@ -122,7 +127,7 @@ function toInput(req: Request, route: Route, raw: readonly string[], op: Operati
   for (const name of op.integerParams) {
     const raw = String(params[name]);
     if (!DECIMAL.test(raw)) {
-      throw new ApiError(400, `Invalid request: params/${name} must be integer`, [{ path: `/params/${name}`, message: 'must be integer' }]);
+      throw notInteger('params', name);
     }
     params[name] = Number(raw);
   }
@@ -132,7 +137,7 @@ function toInput(req: Request, route: Route, raw: readonly string[], op: Operati
   for (const name in query) {
     const value = query[name];
     if (typeof value === 'number' && !Number.isFinite(value)) {
-      throw new ApiError(400, `Invalid request: query/${name} must be integer`, [{ path: `/query/${name}`, message: 'must be integer' }]);
+      throw notInteger('query', name);
     }
   }
   return {
