@@ -106,13 +106,13 @@ export function mapPage<T, U>(page: ListResult<T>, show: (record: T) => U): List
 export const LIST_BATCH = 128;
 
 /**
- * The records after id `last`, at most `left` of them, in batches of at most LIST_BATCH, each read by
- * `read(after, size)` (the records with an id above `after`, in id order, at most `size`) when pulled; none
- * after `return()`. A database store's `rest`. An iterator, not a generator: a generator suspended at `yield`
+ * The records after id `last` (from the page's start when undefined), at most `left` of them, in batches of at
+ * most LIST_BATCH, each read by `read(after, size)` (the records with an id above `after`, or the page's first
+ * when `after` is undefined, in id order, at most `size`) when pulled; none after `return()`. A database store's `rest`. An iterator, not a generator: a generator suspended at `yield`
  * keeps its batch (V8 keeps a suspended generator's variables), which for a client that stopped reading is
  * until its connection closes.
  */
-export function batchesAfter<T extends { id: number }>(last: number, left: number, read: (after: number, size: number) => MaybePromise<T[]>): AsyncIterable<T[]> {
+export function batchesAfter<T extends { id: number }>(last: number | undefined, left: number, read: (after: number | undefined, size: number) => MaybePromise<T[]>): AsyncIterable<T[]> {
   const done = { done: true as const, value: undefined };
   return {
     [Symbol.asyncIterator]: () => {

@@ -28,9 +28,6 @@ class Statements {
  * write once it is committed. In keyed work both connections are the writing one, so the work sees its own
  * uncommitted writes: there `get` neither reads nor fills the cache (`committedReads` false).
  */
-/** The keyset position of a list whose first batch is not read yet (ids are positive). */
-const NOT_STARTED = -1;
-
 export class SqliteCollection<T extends { id: number }> implements Collection<T> {
   protected readonly reads: Statements;
   private readonly writeStatements: Statements;
@@ -89,7 +86,7 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
     const first = this.reads.get(this.sql.first);
     const next = this.reads.get(this.sql.next);
     const fromRow = (row: Record<string, unknown>) => this.table.fromRow(row);
-    return batchesAfter(NOT_STARTED, limit, (from, size) => reading(() => (from === NOT_STARTED ? first.all(size, offset) : next.all(from, size))).map(fromRow));
+    return batchesAfter(undefined, limit, (from, size) => reading(() => (from === undefined ? first.all(size, offset) : next.all(from, size))).map(fromRow));
   }
 
   async get(id: number): Promise<T | undefined> {
