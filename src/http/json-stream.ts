@@ -89,7 +89,9 @@ async function writeNext<T>(out: ChunkWriter, batches: AsyncIterator<readonly T[
  * variables), which for a client that stopped reading is until its connection closes.
  */
 function batchesOf<T>(items: readonly T[], rest: AsyncIterable<readonly T[]> | undefined): AsyncIterator<readonly T[]> {
-  let first: readonly T[] | undefined = items;
+  // No first items (a store that reads a long list only as it is pulled): `rest`'s first batch comes first, on the
+  // turn the answer starts with, rather than after a turn spent writing nothing.
+  let first: readonly T[] | undefined = items.length > 0 ? items : undefined;
   let more: AsyncIterator<readonly T[]> | undefined;
   const done = { done: true as const, value: undefined };
   return {
