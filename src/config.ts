@@ -137,8 +137,8 @@ function databaseUrl(env: Env): string | undefined {
 }
 
 /**
- * STORE and DATABASE_URL together: DATABASE_URL alone means PostgreSQL, nothing means SQLite; STORE=postgres needs DATABASE_URL, and STORE=sqlite or memory with DATABASE_URL set is a
- * contradiction, refused rather than guessed.
+ * STORE and DATABASE_URL together: DATABASE_URL alone means PostgreSQL, nothing means SQLite; STORE=postgres
+ * needs DATABASE_URL, and STORE=sqlite or memory with DATABASE_URL set is a contradiction, refused rather than guessed.
  */
 function store(env: Env, url: string | undefined): Pick<Config, 'store' | 'sqliteFile' | 'sqliteDriver'> {
   const choice = oneOf<StoreChoice>(env, 'STORE', url ? 'postgres' : 'sqlite', STORES);
