@@ -97,7 +97,8 @@ export function createApp({
   expressClasses(app);
 
   // Every step up to and including the REST registrar, in order, runs as one pipeline (src/http/perf/one-layer.ts).
-  const steps: RequestHandler[] = [originForm];
+  // A new connection makes the next turn of big answers short (src/http/write-turns.ts).
+  const steps: RequestHandler[] = [originForm, turns.arrived];
   // The request's route, found once; every later step reads it from the request.
   // An empty value of an optional header parameter is its absence (src/http/empty-headers.ts), before anything reads headers.
   steps.push(matchRoute(routes), emptyHeadersAbsent, requestContext(logger, metrics));

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WriteTurns } from '../../src/http/write-turns';
 
 const nextIteration = () => new Promise((resolve) => setImmediate(resolve));
@@ -30,5 +31,25 @@ describe('WriteTurns (chunks of big answers share the event loop)', () => {
     expect(went).toEqual(['a1', 'b1']);
     await nextIteration();
     expect(went).toEqual(['a1', 'b1', 'a2']);
+  });
+
+  it('when a request comes on a connection not seen before, then the next turn lets one writer go, and the turn after it `perTurn` again', async () => {
+    const turns = new WriteTurns(3);
+    const went: number[] = [];
+    for (let i = 0; i < 8; i++) void turns.next().then(() => went.push(i));
+    const socket = {};
+    const request = { socket } as unknown as IncomingMessage;
+    const passed = jest.fn();
+    turns.arrived(request, {} as ServerResponse, passed);
+    expect(passed).toHaveBeenCalledTimes(1);
+    await nextIteration();
+    expect(went).toEqual([0]);
+    await nextIteration();
+    expect(went).toEqual([0, 1, 2, 3]);
+    // A second request on the same connection is no new connection: the turn is a whole one.
+    turns.arrived(request, {} as ServerResponse, passed);
+    await nextIteration();
+    expect(went).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(passed).toHaveBeenCalledTimes(2);
   });
 });
