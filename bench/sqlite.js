@@ -6,13 +6,14 @@
 // 1. The store in this process, on each driver that runs on this Node, in alternating rounds: creates one
 //    at a time (each its own COMMIT and fsync), creates 16 at once (sharing a COMMIT), get by id from the
 //    store's cache and past it (cycling through more ids than it keeps, so every get reads the row), a list
-//    of 500 records read whole (batch by batch), the posts of 20 users (one listByParents).
+//    of 500 records read whole (batch by batch), the posts of 20 users (one listByParents, then its cache).
 // 2. The built service (NODE_ENV=production, LOG_LEVEL=silent) pinned to CPU 0, autocannon with 16
-//    connections pinned to the last CPU: GET /books/1 and POST /books on the in-memory store and on SQLite
-//    with each driver, in alternating rounds (a new file each round). Median req/s and the ratio to memory.
+//    connections pinned to the last CPU: GET /books/{id}, POST /books and GraphQL users with their posts and
+//    comments, on the in-memory store and on SQLite with each driver, in alternating rounds (a new file each
+//    round). Median req/s and the ratio to memory.
 // Prints markdown tables: medians, with the lowest and highest of the rounds. Read the ratios, measured side by
 // side: absolute figures move with the machine and its load. --part=store or --part=service runs one part.
-const { mkdtempSync, rmSync } = require('node:fs');
+const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { runLoad } = require('./lib/measure');
@@ -25,6 +26,7 @@ const { DRIVER_ORDER, driverRuns } = require(path.join(ROOT, 'dist/src/store/sql
 const { CACHE_SIZE } = require(path.join(ROOT, 'dist/src/store/sqlite/cache'));
 const { readAll } = require(path.join(ROOT, 'dist/src/store/types'));
 const { makeSeed } = require('./lib/seed');
+const { WORKLOADS: WORKLOAD_LIST } = require('./lib/workloads');
 
 const arg = (name, fallback) => Number((process.argv.find((a) => a.startsWith(`--${name}=`)) ?? '').split('=')[1] || fallback);
 const ROUNDS = arg('rounds', 5);
@@ -53,20 +55,20 @@ async function storeRound(driver) {
     // More ids than the cache keeps, in a cycle: the oldest kept goes first, so every get reads its row.
     'get by id, reading the row': await rate(50000, (i) => store.books.get((i % books) + 1)),
     'list of 500 (every batch)': await rate(1000, async () => readAll(await store.books.list({ limit: 500 }))),
-    'posts of 20 users': await rate(5000, () => store.posts.listByParents(users)),
+    'posts of 20 users (kept after the first)': await rate(5000, () => store.posts.listByParents(users)),
   };
   await store.close();
   return result;
 }
 
-const WORKLOADS = {
-  'GET /books/1': { method: 'GET', path: '/books/1' },
-  'POST /books': { method: 'POST', path: '/books', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Bench book', pages: 10 }) },
-};
+// The stores section's workloads (bench/lib/workloads.js), on its data: 100 books, 20 users, 100 posts, 300 comments.
+const WORKLOADS = Object.fromEntries(['get-book', 'post-book', 'gql-nested'].map((id) => WORKLOAD_LIST.find((w) => w.id === id)).map((w) => [w.title, w.request]));
+const seedFile = path.join(dir, 'seed.json');
+writeFileSync(seedFile, JSON.stringify(makeSeed(100)));
 
 async function serviceRound(store, workload, cpus) {
   const env = store === 'memory' ? { STORE: 'memory' } : { STORE: 'sqlite', SQLITE_FILE: newFile(), SQLITE_DRIVER: store };
-  const server = await startServer('service', { seedFile: 'default', cpu: cpus?.server, extraEnv: { ...env, LOG_LEVEL: 'silent' } });
+  const server = await startServer('service', { seedFile, cpu: cpus?.server, extraEnv: { ...env, LOG_LEVEL: 'silent' } });
   try {
     const result = await runLoad({ url: server.url, request: WORKLOADS[workload], connections: 16, duration: DURATION, cpu: cpus?.load });
     if (result.non2xx || result.errors) throw new Error(`${store} ${workload}: ${result.non2xx} non-2xx, ${result.errors} errors`);

@@ -99,6 +99,61 @@ for (const driver of DRIVER_ORDER) {
       expect(got.filter(Boolean)).toEqual((await store.books.list()).items.filter((book) => [2, 3, 5, made.id].includes(book.id)));
     });
 
+    it('when children were listed before, then a second listing reads no row, and listings show each committed write (create, move, delete, kept keyed work) and no write rolled back', async () => {
+      const store = open();
+      const byParentReads = () => ran.filter((sql) => sql.includes('json_each')).length;
+      const listed = async () => new Map([...(await store.posts.listByParents([1, 2, 3])).entries()].map(([parent, posts]) => [parent, posts.map((p) => p.id)]));
+      expect(await listed()).toEqual(new Map([[1, [2]], [2, [1, 3]], [3, [4]]]));
+      const reads = byParentReads();
+      expect(await listed()).toEqual(new Map([[1, [2]], [2, [1, 3]], [3, [4]]]));
+      expect(byParentReads()).toBe(reads);
+      const made = await store.posts.create({ userId: 1, title: 'New', body: 'Text' });
+      await store.posts.update(1, { userId: 3 });
+      expect(await listed()).toEqual(new Map([[1, [2, made.id]], [2, [3]], [3, [1, 4]]]));
+      await store.idempotent({ key: 'kept', fingerprint: 'f', ttlMs: 60000 }, async (tx) => {
+        await tx.posts.delete(2);
+        // Keyed work sees its own writes, which are not committed yet.
+        expect((await tx.posts.listByParents([1])).get(1)!.map((p) => p.id)).toEqual([made.id]);
+        return { status: 204 };
+      });
+      expect(await listed()).toEqual(new Map([[1, [made.id]], [2, [3]], [3, [1, 4]]]));
+      await store.idempotent({ key: 'dropped', fingerprint: 'f', ttlMs: 60000 }, async (tx) => {
+        await tx.posts.update(3, { userId: 1 });
+        expect((await tx.posts.listByParents([1])).get(1)!.map((p) => p.id)).toEqual([3, made.id]);
+        return { status: 409 };
+      });
+      await store.posts.delete(4);
+      expect(await listed()).toEqual(new Map([[1, [made.id]], [2, [3]], [3, [1]]]));
+    });
+
+    it('when a page of one batch was listed before, then listing it again reads no record, and a listing after a committed write shows the write', async () => {
+      const store = open();
+      const recordReads = () => ran.filter((sql) => sql.includes('ORDER BY id LIMIT')).length;
+      const titles = async (page?: { limit?: number; offset?: number }) => (await store.books.list(page)).items.map((b) => b.title);
+      expect(await titles()).toEqual(['Dune', 'Beloved', 'Emma']);
+      const reads = recordReads();
+      expect(await titles()).toEqual(['Dune', 'Beloved', 'Emma']);
+      expect(recordReads()).toBe(reads);
+      expect(await titles({ limit: 1, offset: 1 })).toEqual(['Beloved']);
+      expect(recordReads()).toBe(reads + 1);
+      await store.books.update(3, { title: 'Changed' });
+      expect(await titles()).toEqual(['Dune', 'Changed', 'Emma']);
+      expect(await titles({ limit: 1, offset: 1 })).toEqual(['Changed']);
+      await store.idempotent({ key: 'kept', fingerprint: 'f', ttlMs: 60000 }, async (tx) => {
+        await tx.books.delete(2);
+        expect((await tx.books.list()).items.map((b) => b.title)).toEqual(['Changed', 'Emma']);
+        return { status: 204 };
+      });
+      await store.idempotent({ key: 'dropped', fingerprint: 'f', ttlMs: 60000 }, async (tx) => {
+        await tx.books.create({ title: 'Dropped', pages: 1 });
+        return { status: 409 };
+      });
+      expect(await titles()).toEqual(['Changed', 'Emma']);
+      const listed = (await store.books.list()).items;
+      listed.pop();
+      expect(await titles()).toEqual(['Changed', 'Emma']);
+    });
+
     it('when another program holds the write lock for longer than the busy timeout, then writes fail as busy (503 "Server busy"), and work again once it lets go', async () => {
       const file = files.newFile();
       const store = files.store(contractSeed(), { driver, file });

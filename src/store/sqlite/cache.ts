@@ -34,3 +34,79 @@ export class RecordCache<T extends { id: number }> {
     this.records.delete(id);
   }
 }
+
+/** Most children one child collection's cache keeps, over all its parents; the parent kept longest goes first. */
+export const CHILDREN_CACHE_SIZE = 20000;
+
+/**
+ * A child collection's records by parent, as last committed, each parent's in id order (the records frozen):
+ * `listByParents` answers the parents kept here without a statement, and reads only the others. Measured with
+ * `node bench/sqlite.js --part=service` (GraphQL users with their posts and comments, SQLite against memory).
+ *
+ * Coherent as RecordCache is: a parent's children are kept in the same synchronous step as the read that
+ * found them, and every committed write to the collection empties the cache (a child created, changed, moved
+ * to another parent or deleted), before anything else can run. Posts and comments are written far more
+ * rarely than they are read; a collection written often only reads its children as it would without it.
+ */
+const weight = (children: readonly unknown[]) => Math.max(1, children.length);
+
+export class ChildrenCache<T extends { id: number }> {
+  private readonly byParent = new Map<number, readonly T[]>();
+  private held = 0;
+
+  constructor(private readonly size = CHILDREN_CACHE_SIZE) {}
+
+  /** A parent's children (a list of the caller's own), or undefined when they are not kept. */
+  get(parent: number): T[] | undefined {
+    return this.byParent.get(parent)?.slice();
+  }
+
+  /**
+   * Keeps a parent's children, as read; a parent with more children than the cache holds is not kept. A parent
+   * counts as one child at least: parents with no children are kept, and bounded, too.
+   */
+  keep(parent: number, children: readonly T[]): void {
+    if (children.length > this.size || this.byParent.has(parent)) return;
+    for (const child of children) Object.freeze(child);
+    this.byParent.set(parent, children.slice());
+    this.held += weight(children);
+    for (const [oldest, kept] of this.byParent) {
+      if (this.held <= this.size) break;
+      this.byParent.delete(oldest);
+      this.held -= weight(kept);
+    }
+  }
+
+  clear(): void {
+    this.byParent.clear();
+    this.held = 0;
+  }
+}
+
+/** Most pages one collection's page cache keeps (each of at most one batch, LIST_BATCH records). */
+export const PAGE_CACHE_SIZE = 64;
+
+/**
+ * Pages of one collection that fit in one batch (the records frozen), each with the collection's version it
+ * was read at: `list` answers a page from here when the version it reads (collection_stats, with the total)
+ * is still that one, and reads the records otherwise. No write has to reach it: every write changes the
+ * version in the same transaction, so a page kept from before a write is never answered after it.
+ */
+export class PageCache<T extends { id: number }> {
+  private readonly pages = new Map<string, { version: string; items: readonly T[] }>();
+
+  constructor(private readonly size = PAGE_CACHE_SIZE) {}
+
+  /** The page (a list of the caller's own) when it was kept at `version`. */
+  get(page: string, version: string): T[] | undefined {
+    const kept = this.pages.get(page);
+    return kept?.version === version ? kept.items.slice() : undefined;
+  }
+
+  keep(page: string, version: string, items: readonly T[]): void {
+    for (const item of items) Object.freeze(item);
+    this.pages.delete(page);
+    this.pages.set(page, { version, items: items.slice() });
+    if (this.pages.size > this.size) this.pages.delete(this.pages.keys().next().value!);
+  }
+}

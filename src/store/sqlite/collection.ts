@@ -1,5 +1,5 @@
 import { batchesAfter, LIST_BATCH, STALE, type ChildCollection, type Collection, type Expect, type ListResult, type Page, type Stale } from '../types';
-import type { RecordCache } from './cache';
+import { PageCache, type ChildrenCache, type RecordCache } from './cache';
 import type { Connection, Statement } from './driver';
 import { translating as reading } from './errors';
 import { insertSql, type SqliteTable } from './tables';
@@ -34,6 +34,8 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
   private readonly name: string;
   /** The hot statements' text, made once (each is prepared on first use, per connection). */
   private readonly sql: Record<'stats' | 'first' | 'next' | 'get' | 'delete', string>;
+  /** Pages of one batch as last read, by version (cache.ts); kept by the store's collections only (`committedReads`). */
+  private readonly pages = new PageCache<T>();
 
   constructor(
     reader: Connection,
@@ -44,7 +46,7 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
     private readonly epoch: string,
     /** The collection's records as committed (cache.ts), shared by the store and its keyed work. */
     private readonly cache: RecordCache<T>,
-    private readonly committedReads: boolean,
+    protected readonly committedReads: boolean,
   ) {
     this.reads = new Statements(reader);
     this.writeStatements = reader === writer ? this.reads : new Statements(writer);
@@ -62,7 +64,8 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
   /**
    * The total and the version, and the page's records: read now when they fit in one batch (its statements
    * run one after another in this one synchronous step, and this process is the file's only writer, lock.ts,
-   * so the total, the version and the records agree); otherwise batch by batch (the first by offset, the
+   * so the total, the version and the records agree), or taken from the page cache when it kept this page at
+   * this version; otherwise batch by batch (the first by offset, the
    * rest by id from the last one read) as `rest` is pulled. A longer list's first batch is read on the
    * writer's turn too (src/http/write-turns.ts): a burst of requests for a big list reads no records, and
    * holds none, until each answer is being written.
@@ -76,7 +79,11 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
       const version = `${this.epoch}.${stats.writes}`;
       const size = Math.max(0, Math.min(limit, total - offset));
       if (size > LIST_BATCH) return { items: [], rest: this.batches(offset, limit), total, version };
+      const key = `${offset}:${limit}`;
+      const kept = this.committedReads ? this.pages.get(key, version) : undefined;
+      if (kept) return { items: kept, total, version };
       const items = this.reads.get(this.sql.first).all(Math.min(limit, LIST_BATCH), offset).map((row) => this.table.fromRow(row));
+      if (this.committedReads) this.pages.keep(key, version, items);
       return { items, total, version };
     });
   }
@@ -108,7 +115,10 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
     const sql = `${insertSql(this.name, columns.map((c) => c.column))} RETURNING ${this.table.select}`;
     return this.writes(
       () => this.table.fromRow(this.writeStatements.get(sql).get(...values)!),
-      (record) => this.cache.keep(record),
+      (record) => {
+        this.cache.keep(record);
+        this.committed();
+      },
     );
   }
 
@@ -129,6 +139,7 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
       return row && this.table.fromRow(row);
     }, (result) => {
       if (result && result !== STALE) this.cache.keep(result);
+      this.committed();
     });
   }
 
@@ -144,8 +155,12 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
       return Number(this.writeStatements.get(this.sql.delete).run(id).changes) > 0;
     }, (deleted) => {
       if (deleted === true) this.cache.forget(id);
+      this.committed();
     });
   }
+
+  /** Runs once a write to the collection is committed, after the record cache followed it. */
+  protected committed(): void {}
 }
 
 export class SqliteChildCollection<T extends { id: number }, K extends keyof T & string>
@@ -162,6 +177,8 @@ export class SqliteChildCollection<T extends { id: number }, K extends keyof T &
     writes: Writes,
     epoch: string,
     cache: RecordCache<T>,
+    /** The children by parent as committed (cache.ts), shared by the store and its keyed work. */
+    private readonly children: ChildrenCache<T>,
     committedReads: boolean,
   ) {
     super(reader, writer, table, writes, epoch, cache, committedReads);
@@ -170,15 +187,30 @@ export class SqliteChildCollection<T extends { id: number }, K extends keyof T &
     this.byParents = `SELECT ${table.select} FROM ${table.def.name} WHERE "${column.column}" IN (SELECT value FROM json_each(?)) ORDER BY id`;
   }
 
-  /** One statement for any number of parents, answered synchronously (as the memory store does: see ChildCollection). */
+  /**
+   * The parents' children, answered synchronously (as the memory store does: see ChildCollection): those of
+   * parents in the children cache from there, the others' with one statement for all of them, then kept.
+   */
   listByParents(parentIds: readonly number[]): Map<number, T[]> {
-    const byParent = new Map<number, T[]>(parentIds.map((id) => [id, []]));
-    if (parentIds.length === 0) return byParent;
-    const rows = reading(() => this.reads.get(this.byParents).all(JSON.stringify(parentIds)));
+    const byParent = new Map<number, T[]>();
+    const missing: number[] = [];
+    for (const id of parentIds) {
+      if (byParent.has(id)) continue;
+      const kept = this.committedReads ? this.children.get(id) : undefined;
+      byParent.set(id, kept ?? []);
+      if (!kept) missing.push(id);
+    }
+    if (missing.length === 0) return byParent;
+    const rows = reading(() => this.reads.get(this.byParents).all(JSON.stringify(missing)));
     for (const row of rows) {
       const child = this.table.fromRow(row);
       byParent.get(child[this.parentKey] as number)?.push(child);
     }
+    if (this.committedReads) for (const id of missing) this.children.keep(id, byParent.get(id)!);
     return byParent;
+  }
+
+  protected committed(): void {
+    this.children.clear();
   }
 }

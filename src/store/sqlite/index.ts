@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { specFieldOrder, type FieldOrder } from '../fields';
 import { makeRepositories } from '../repositories';
 import { COLLECTIONS, type CollectionName, type SeedData, type Store } from '../types';
-import { RecordCache } from './cache';
+import { ChildrenCache, RecordCache } from './cache';
 import { SqliteChildCollection, SqliteCollection, type Writes } from './collection';
 import { loadDriver, type Connection, type Driver, type DriverName } from './driver';
 import { translating } from './errors';
@@ -37,10 +37,11 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const writer = new Writer(writeDb);
   const epoch = randomUUID();
   const caches = Object.fromEntries(COLLECTIONS.map((name) => [name, new RecordCache()])) as Record<CollectionName, RecordCache<never>>;
+  const children = { posts: new ChildrenCache(), comments: new ChildrenCache() } as Record<'posts' | 'comments', ChildrenCache<never>>;
   const repositories = (db: Connection, writes: Writes, committedReads: boolean) =>
     makeRepositories({
       collection: (name) => new SqliteCollection(db, writeDb, tables[name], writes, epoch, caches[name], committedReads),
-      children: (name, parentKey) => new SqliteChildCollection(db, writeDb, tables[name], parentKey, writes, epoch, caches[name], committedReads),
+      children: (name, parentKey) => new SqliteChildCollection(db, writeDb, tables[name], parentKey, writes, epoch, caches[name], children[name], committedReads),
     });
   const ping = reader.prepare('SELECT count(*) AS n FROM store_meta');
   let closing: Promise<void> | undefined;
