@@ -119,9 +119,15 @@ for (const driver of DRIVER_ORDER) {
       expect(await listed()).toEqual(new Map([[1, [made.id]], [2, [3]], [3, [1, 4]]]));
       await store.idempotent({ key: 'dropped', fingerprint: 'f', ttlMs: 60000 }, async (tx) => {
         await tx.posts.update(3, { userId: 1 });
-        expect((await tx.posts.listByParents([1])).get(1)!.map((p) => p.id)).toEqual([3, made.id]);
+        await tx.posts.create({ userId: 5, title: 'Dropped', body: 'Text' });
+        // Parents 1 and 5 are read inside the work (5 for the first time), and by the store meanwhile.
+        expect((await tx.posts.listByParents([1, 5])).get(1)!.map((p) => p.id)).toEqual([3, made.id]);
+        expect((await tx.posts.listByParents([5])).get(5)!.map((p) => p.title)).toEqual(['Dropped']);
+        expect((await store.posts.listByParents([5])).get(5)).toEqual([]);
         return { status: 409 };
       });
+      expect(await listed()).toEqual(new Map([[1, [made.id]], [2, [3]], [3, [1, 4]]]));
+      expect((await store.posts.listByParents([5])).get(5)).toEqual([]);
       await store.posts.delete(4);
       expect(await listed()).toEqual(new Map([[1, [made.id]], [2, [3]], [3, [1]]]));
     });
@@ -144,14 +150,18 @@ for (const driver of DRIVER_ORDER) {
         expect((await tx.books.list()).items.map((b) => b.title)).toEqual(['Changed', 'Emma']);
         return { status: 204 };
       });
+      // Work rolled back reads its own version of the page, then another write commits the same write count.
       await store.idempotent({ key: 'dropped', fingerprint: 'f', ttlMs: 60000 }, async (tx) => {
         await tx.books.create({ title: 'Dropped', pages: 1 });
+        expect((await tx.books.list()).items.map((b) => b.title)).toEqual(['Changed', 'Emma', 'Dropped']);
         return { status: 409 };
       });
       expect(await titles()).toEqual(['Changed', 'Emma']);
+      await store.books.update(5, { title: 'Committed' });
+      expect(await titles()).toEqual(['Changed', 'Committed']);
       const listed = (await store.books.list()).items;
       listed.pop();
-      expect(await titles()).toEqual(['Changed', 'Emma']);
+      expect(await titles()).toEqual(['Changed', 'Committed']);
     });
 
     it('when another program holds the write lock for longer than the busy timeout, then writes fail as busy (503 "Server busy"), and work again once it lets go', async () => {

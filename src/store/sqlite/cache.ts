@@ -38,6 +38,9 @@ export class RecordCache<T extends { id: number }> {
 /** Most children one child collection's cache keeps, over all its parents; the parent kept longest goes first. */
 export const CHILDREN_CACHE_SIZE = 20000;
 
+/** What a parent's children count for in the cache's size: a parent with none counts as one. */
+const weight = (children: readonly unknown[]) => Math.max(1, children.length);
+
 /**
  * A child collection's records by parent, as last committed, each parent's in id order (the records frozen):
  * `listByParents` answers the parents kept here without a statement, and reads only the others. Measured with
@@ -48,8 +51,6 @@ export const CHILDREN_CACHE_SIZE = 20000;
  * to another parent or deleted), before anything else can run. Posts and comments are written far more
  * rarely than they are read; a collection written often only reads its children as it would without it.
  */
-const weight = (children: readonly unknown[]) => Math.max(1, children.length);
-
 export class ChildrenCache<T extends { id: number }> {
   private readonly byParent = new Map<number, readonly T[]>();
   private held = 0;
@@ -84,29 +85,34 @@ export class ChildrenCache<T extends { id: number }> {
 }
 
 /** Most pages one collection's page cache keeps (each of at most one batch, LIST_BATCH records). */
-export const PAGE_CACHE_SIZE = 64;
+export const PAGE_CACHE_SIZE = 16;
 
 /**
- * Pages of one collection that fit in one batch (the records frozen), each with the collection's version it
- * was read at: `list` answers a page from here when the version it reads (collection_stats, with the total)
- * is still that one, and reads the records otherwise. No write has to reach it: every write changes the
- * version in the same transaction, so a page kept from before a write is never answered after it.
+ * Pages of one collection that fit in one batch (the records frozen), read at the collection's current
+ * version: `list` answers a page from here when the version it reads (collection_stats, with the total) is
+ * still that one, and reads the records otherwise. No write has to reach it: every write changes the version
+ * in the same transaction, and the first page kept at a new version drops every page kept before. At most
+ * PAGE_CACHE_SIZE pages are kept; the page kept longest goes first.
  */
 export class PageCache<T extends { id: number }> {
-  private readonly pages = new Map<string, { version: string; items: readonly T[] }>();
+  private readonly pages = new Map<string, readonly T[]>();
+  private version = '';
 
   constructor(private readonly size = PAGE_CACHE_SIZE) {}
 
   /** The page (a list of the caller's own) when it was kept at `version`. */
   get(page: string, version: string): T[] | undefined {
-    const kept = this.pages.get(page);
-    return kept?.version === version ? kept.items.slice() : undefined;
+    return version === this.version ? this.pages.get(page)?.slice() : undefined;
   }
 
   keep(page: string, version: string, items: readonly T[]): void {
+    if (version !== this.version) {
+      this.pages.clear();
+      this.version = version;
+    }
     for (const item of items) Object.freeze(item);
     this.pages.delete(page);
-    this.pages.set(page, { version, items: items.slice() });
+    this.pages.set(page, items.slice());
     if (this.pages.size > this.size) this.pages.delete(this.pages.keys().next().value!);
   }
 }

@@ -23,10 +23,11 @@ class Statements {
 
 /**
  * A collection stored in one SQLite table. Reads run on `reader` at once (SQLite answers synchronously, from
- * its page cache; `get` from `cache` when it holds the record); writes through `writes`, on `writer`, where a
- * conditional write reads the current row and writes with nothing in between, and the cache follows each
- * write once it is committed. In keyed work both connections are the writing one, so the work sees its own
- * uncommitted writes: there `get` neither reads nor fills the cache (`committedReads` false).
+ * its page cache; `get` from `cache` when it holds the record, a page of one batch from `pages` when it was
+ * kept at the collection's current version); writes through `writes`, on `writer`, where a conditional write
+ * reads the current row and writes with nothing in between, and the cache follows each write once it is
+ * committed. In keyed work both connections are the writing one, so the work sees its own uncommitted
+ * writes: there no read uses or fills a cache (`committedReads` false).
  */
 export class SqliteCollection<T extends { id: number }> implements Collection<T> {
   protected readonly reads: Statements;
@@ -138,7 +139,8 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
       const row = this.writeStatements.get(sql).get(...values, id);
       return row && this.table.fromRow(row);
     }, (result) => {
-      if (result && result !== STALE) this.cache.keep(result);
+      if (!result || result === STALE) return;
+      this.cache.keep(result);
       this.committed();
     });
   }
@@ -154,12 +156,13 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
       }
       return Number(this.writeStatements.get(this.sql.delete).run(id).changes) > 0;
     }, (deleted) => {
-      if (deleted === true) this.cache.forget(id);
+      if (deleted !== true) return;
+      this.cache.forget(id);
       this.committed();
     });
   }
 
-  /** Runs once a write to the collection is committed, after the record cache followed it. */
+  /** Runs once a write that changed a record of the collection is committed, after the record cache followed it. */
   protected committed(): void {}
 }
 
