@@ -35,52 +35,67 @@ export class RecordCache<T extends { id: number }> {
   }
 }
 
+/**
+ * Lists of records by key, the records frozen and each list handed out as a copy of the caller's own; a list
+ * weighs `weight(list)`, and while the lists kept weigh more than `size`, the list kept longest goes first.
+ * A list that alone weighs more than `size` is not kept. The children cache and the page cache below.
+ */
+class FrozenLists<K, T> {
+  private readonly lists = new Map<K, readonly T[]>();
+  private held = 0;
+
+  constructor(
+    private readonly size: number,
+    private readonly weight: (list: readonly T[]) => number,
+  ) {}
+
+  get(key: K): T[] | undefined {
+    return this.lists.get(key)?.slice();
+  }
+
+  keep(key: K, list: readonly T[]): void {
+    const weight = this.weight(list);
+    if (weight > this.size) return;
+    for (const item of list) Object.freeze(item);
+    this.forget(key);
+    this.lists.set(key, list.slice());
+    this.held += weight;
+    for (const [oldest, kept] of this.lists) {
+      if (this.held <= this.size) break;
+      this.forget(oldest, kept);
+    }
+  }
+
+  clear(): void {
+    this.lists.clear();
+    this.held = 0;
+  }
+
+  private forget(key: K, kept = this.lists.get(key)): void {
+    if (!kept) return;
+    this.lists.delete(key);
+    this.held -= this.weight(kept);
+  }
+}
+
 /** Most children one child collection's cache keeps, over all its parents; the parent kept longest goes first. */
 export const CHILDREN_CACHE_SIZE = 20000;
-
-/** What a parent's children count for in the cache's size: a parent with none counts as one. */
-const weight = (children: readonly unknown[]) => Math.max(1, children.length);
 
 /**
  * A child collection's records by parent, as last committed, each parent's in id order (the records frozen):
  * `listByParents` answers the parents kept here without a statement, and reads only the others. Measured with
  * `node bench/sqlite.js --part=service` (GraphQL users with their posts and comments, SQLite against memory).
+ * A parent counts as one child at least, so parents with no children are kept, and bounded, too; a parent with
+ * more children than the cache holds is not kept.
  *
  * Coherent as RecordCache is: a parent's children are kept in the same synchronous step as the read that
  * found them, and every committed write to the collection empties the cache (a child created, changed, moved
  * to another parent or deleted), before anything else can run. Posts and comments are written far more
  * rarely than they are read; a collection written often only reads its children as it would without it.
  */
-export class ChildrenCache<T extends { id: number }> {
-  private readonly byParent = new Map<number, readonly T[]>();
-  private held = 0;
-
-  constructor(private readonly size = CHILDREN_CACHE_SIZE) {}
-
-  /** A parent's children (a list of the caller's own), or undefined when they are not kept. */
-  get(parent: number): T[] | undefined {
-    return this.byParent.get(parent)?.slice();
-  }
-
-  /**
-   * Keeps a parent's children, as read; a parent with more children than the cache holds is not kept. A parent
-   * counts as one child at least: parents with no children are kept, and bounded, too.
-   */
-  keep(parent: number, children: readonly T[]): void {
-    if (children.length > this.size || this.byParent.has(parent)) return;
-    for (const child of children) Object.freeze(child);
-    this.byParent.set(parent, children.slice());
-    this.held += weight(children);
-    for (const [oldest, kept] of this.byParent) {
-      if (this.held <= this.size) break;
-      this.byParent.delete(oldest);
-      this.held -= weight(kept);
-    }
-  }
-
-  clear(): void {
-    this.byParent.clear();
-    this.held = 0;
+export class ChildrenCache<T extends { id: number }> extends FrozenLists<number, T> {
+  constructor(size = CHILDREN_CACHE_SIZE) {
+    super(size, (children) => Math.max(1, children.length));
   }
 }
 
@@ -95,14 +110,16 @@ export const PAGE_CACHE_SIZE = 16;
  * PAGE_CACHE_SIZE pages are kept; the page kept longest goes first.
  */
 export class PageCache<T extends { id: number }> {
-  private readonly pages = new Map<string, readonly T[]>();
+  private readonly pages: FrozenLists<string, T>;
   private version = '';
 
-  constructor(private readonly size = PAGE_CACHE_SIZE) {}
+  constructor(size = PAGE_CACHE_SIZE) {
+    this.pages = new FrozenLists(size, () => 1);
+  }
 
   /** The page (a list of the caller's own) when it was kept at `version`. */
   get(page: string, version: string): T[] | undefined {
-    return version === this.version ? this.pages.get(page)?.slice() : undefined;
+    return version === this.version ? this.pages.get(page) : undefined;
   }
 
   keep(page: string, version: string, items: readonly T[]): void {
@@ -110,9 +127,6 @@ export class PageCache<T extends { id: number }> {
       this.pages.clear();
       this.version = version;
     }
-    for (const item of items) Object.freeze(item);
-    this.pages.delete(page);
-    this.pages.set(page, items.slice());
-    if (this.pages.size > this.size) this.pages.delete(this.pages.keys().next().value!);
+    this.pages.keep(page, items);
   }
 }

@@ -36,7 +36,7 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
   /** The hot statements' text, made once (each is prepared on first use, per connection). */
   private readonly sql: Record<'stats' | 'first' | 'next' | 'get' | 'delete', string>;
   /** Pages of one batch as last read, by version (cache.ts); kept by the store's collections only (`committedReads`). */
-  private readonly pages = new PageCache<T>();
+  private readonly pages: PageCache<T> | undefined;
 
   constructor(
     reader: Connection,
@@ -49,6 +49,7 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
     private readonly cache: RecordCache<T>,
     protected readonly committedReads: boolean,
   ) {
+    this.pages = committedReads ? new PageCache() : undefined;
     this.reads = new Statements(reader);
     this.writeStatements = reader === writer ? this.reads : new Statements(writer);
     this.name = table.def.name;
@@ -81,10 +82,10 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
       const size = Math.max(0, Math.min(limit, total - offset));
       if (size > LIST_BATCH) return { items: [], rest: this.batches(offset, limit), total, version };
       const key = `${offset}:${limit}`;
-      const kept = this.committedReads ? this.pages.get(key, version) : undefined;
+      const kept = this.pages?.get(key, version);
       if (kept) return { items: kept, total, version };
       const items = this.reads.get(this.sql.first).all(Math.min(limit, LIST_BATCH), offset).map((row) => this.table.fromRow(row));
-      if (this.committedReads) this.pages.keep(key, version, items);
+      this.pages?.keep(key, version, items);
       return { items, total, version };
     });
   }
