@@ -333,6 +333,7 @@ export interface components {
     schemas: {
         Book: {
             id: components["schemas"]["Id"];
+            /** @default 0 */
             pages: components["schemas"]["Pages"];
             title: components["schemas"]["Text"];
         };
@@ -412,6 +413,7 @@ export interface components {
             storage: "memory" | "sqlite" | "postgres";
         };
         Task: {
+            /** @default false */
             done: boolean;
             id: components["schemas"]["Id"];
             title: components["schemas"]["Text"];
@@ -433,6 +435,7 @@ export interface components {
          */
         Text: string;
         Todo: {
+            /** @default false */
             done: boolean;
             id: components["schemas"]["Id"];
             text: components["schemas"]["Text"];

@@ -24,6 +24,8 @@ export interface OperationInfo {
   idempotencyKey: boolean;
   /** Statuses whose response declares an `ETag` header: the registrar sends one with their JSON body. */
   etagStatuses: number[];
+  /** Success statuses whose response declares a `Location` header: the registrar sends the created record's URL (the request path and its `id`). */
+  locationStatuses: number[];
   /** The operation declares `If-Match` / `If-None-Match`: the registrar evaluates them (src/rest/conditional.ts). */
   conditional: boolean;
   /**

@@ -45,10 +45,12 @@ export function specRoutes(doc: OpenApiDocument): { routes: Route[]; headers: Sp
       if (!op) continue;
       const responseMedia: Record<number, string> = {};
       const etagStatuses: number[] = [];
+      const locationStatuses: number[] = [];
       for (const [status, response] of Object.entries((op.responses as Record<string, unknown>) ?? {})) {
         const declared = deref(response as MediaObject);
         const media = Object.keys(declared.content ?? {})[0] ?? '';
         if (declared.headers?.ETag && media) etagStatuses.push(Number(status));
+        if (declared.headers?.Location && status.startsWith('2')) locationStatuses.push(Number(status));
         responseMedia[Number(status)] = media;
         headers.response.push(...Object.keys(declared.headers ?? {}));
         if (status.startsWith('4') && media) formats.add(media === 'text/plain' ? 'text' : 'json');
@@ -72,6 +74,7 @@ export function specRoutes(doc: OpenApiDocument): { routes: Route[]; headers: Sp
           .map((p) => p.name),
         idempotencyKey: params.some((p) => p.in === 'header' && p.name.toLowerCase() === IDEMPOTENCY_KEY.toLowerCase()),
         etagStatuses,
+        locationStatuses,
         conditional: params.some((p) => p.in === 'header' && /^if-(none-)?match$/i.test(p.name)),
         secured: Array.isArray(security) && security.length > 0,
         optionalHeaders: params.filter((p) => p.in === 'header' && p.required !== true).map((p) => p.name.toLowerCase()),

@@ -169,6 +169,7 @@ function writeResult({ res, bound, pre, head, tag, options }: Exchange, result: 
   const { op, check } = bound;
   const { status, body } = result;
   const media = op.responseMedia[status];
+  if (op.locationStatuses.includes(status)) locate(res, body);
   const tagged = body !== undefined && op.etagStatuses.includes(status);
   if (isListBody(body)) {
     const etag = tagged ? listEtag(options.representation, op.operationId, body.result.version, body.page) : undefined;
@@ -203,4 +204,12 @@ function answeredByPrecondition(res: Response, op: OperationInfo, pre: Precondit
   if (verdict !== 'not-modified') return false;
   sendEmpty(res, 304);
   return true;
+}
+
+/** The `Location` of a created record, where its operation's spec declares one: the request path and the record's id. */
+function locate(res: Response, body: unknown): void {
+  const id = (body as { id?: unknown } | undefined)?.id;
+  if (id === undefined || res.hasHeader('Location')) return;
+  const req = res.req;
+  res.setHeader('Location', `${(req.baseUrl + req.path).replace(/(.)\/+$/, '$1')}/${encodeURIComponent(String(id))}`);
 }

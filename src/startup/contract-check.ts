@@ -7,7 +7,7 @@ import {
 } from 'graphql';
 import { HTTP_METHODS } from '../http/routes';
 import type { OpenApiDocument } from '../spec';
-import { RECORD_FIELDS } from './record-fields';
+import { specModel, type ContractModel } from '../store/model';
 
 /** The contract is only partly implemented: the service must not start. The message is one line. */
 export class ContractError extends Error {}
@@ -22,8 +22,8 @@ export interface ContractParts {
   /** schema.graphql's text; omit both it and `resolvers` to check REST only. */
   sdl?: string;
   resolvers?: ResolverMap;
-  /** Stored-record fields per GraphQL object type (defaults to the service's own records). */
-  recordFields?: Readonly<Record<string, ReadonlySet<string>>>;
+  /** The stored resources (defaults to the contract's own, src/store/model.ts): a field of a stored record needs no resolver. */
+  model?: ContractModel;
 }
 
 /** Every openapi.yaml operation whose operationId has no handler function: `createBook (POST /books)`. */
@@ -52,16 +52,19 @@ function rootTypes(schema: GraphQLSchema): Set<GraphQLNamedType> {
   return new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter((t) => !!t));
 }
 
+/** The fields of each GraphQL type's stored record (src/store/model.ts): `id`, the stored fields and aliases. */
+export function recordFieldsOf(model: ContractModel): Map<string, ReadonlySet<string>> {
+  return new Map([...model.byType].map(([type, resource]) => [type, new Set(resource.shown)]));
+}
+
 /**
  * Every schema.graphql field that needs a resolver and has none: root fields (Query, Mutation,
- * Subscription) always; an object type's field when its stored record has no property of that name;
- * `__resolveType` for interfaces and unions. Object types with no known record are reported too.
+ * Subscription) always; an object type's field when its stored record has no property of that name
+ * (src/store/model.ts); `__resolveType` for interfaces and unions. Object types that are no stored record
+ * (no `id: ID!`) need a resolver for every field.
  */
-export function missingResolvers(
-  sdl: string,
-  resolvers: ResolverMap,
-  recordFields: Readonly<Record<string, ReadonlySet<string>>> = RECORD_FIELDS,
-): string[] {
+export function missingResolvers(sdl: string, resolvers: ResolverMap, model: ContractModel = specModel()): string[] {
+  const recordFields = recordFieldsOf(model);
   const schema = buildSchema(sdl);
   const roots = rootTypes(schema);
   const missing: string[] = [];
@@ -73,11 +76,7 @@ export function missingResolvers(
       continue;
     }
     if (!isObjectType(type)) continue;
-    const record = roots.has(type) ? new Set<string>() : recordFields[type.name];
-    if (!record) {
-      missing.push(`${type.name} (no stored record is mapped to this type in src/startup/record-fields.ts)`);
-      continue;
-    }
+    const record = (!roots.has(type) && recordFields.get(type.name)) || new Set<string>();
     for (const field of Object.keys(type.getFields())) {
       if (record.has(field)) continue;
       if (typeof fieldResolver(resolvers, type.name, field) !== 'function') missing.push(`${type.name}.${field}`);
@@ -92,7 +91,7 @@ export function assertContractImplemented(parts: ContractParts): void {
   const handlers = missingHandlers(parts.openapi, parts.handlers);
   if (handlers.length) problems.push(`openapi.yaml operations without a handler: ${handlers.join(', ')}`);
   if (parts.sdl !== undefined && parts.resolvers) {
-    const fields = missingResolvers(parts.sdl, parts.resolvers, parts.recordFields);
+    const fields = missingResolvers(parts.sdl, parts.resolvers, parts.model);
     if (fields.length) problems.push(`schema.graphql fields without a resolver: ${fields.join(', ')}`);
   }
   if (problems.length) throw new ContractError(`Contract not fully implemented: ${problems.join('; ')}`);

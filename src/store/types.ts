@@ -1,31 +1,37 @@
 import type { components } from '../../generated/openapi';
+import type { Comment, Post, User } from '../../generated/graphql';
 
 type Schemas = components['schemas'];
 
-/** Stored records. REST records are the spec's own shapes; notes store `body` only (`text` is derived). */
+/**
+ * Stored records, as the contract shapes them (src/store/model.ts): a REST collection's record is its
+ * openapi.yaml schema; a GraphQL-only type's record is its scalar fields (`GraphqlRecord`), with the
+ * parent's id where it belongs to one (`ParentLink`).
+ */
 export type BookRecord = Schemas['Book'];
 export type TodoRecord = Schemas['Todo'];
-export type NoteRecord = Omit<Schemas['Note'], 'text'>;
+export type NoteRecord = Schemas['Note'];
 export type ItemRecord = Schemas['Item'];
 export type TaskRecord = Schemas['Task'];
+export type UserRecord = GraphqlRecord<User>;
+export type PostRecord = GraphqlRecord<Post> & ParentLink<'User'>;
+export type CommentRecord = GraphqlRecord<Comment> & ParentLink<'Post'>;
 
-/** GraphQL-only records. Ids are numbers in storage and `ID` strings on the wire. */
-export interface UserRecord {
-  id: number;
-  name: string;
-  email: string;
-}
-export interface PostRecord {
-  id: number;
-  userId: number;
-  title: string;
-  body: string;
-}
-export interface CommentRecord {
-  id: number;
-  postId: number;
-  body: string;
-}
+type Scalar = string | number | boolean;
+type ScalarKeys<T> = { [K in keyof T]-?: K extends '__typename' | 'id' ? never : NonNullable<T[K]> extends Scalar ? K : never }[keyof T];
+type NonNullKeys<T> = { [K in ScalarKeys<T>]: null extends T[K] ? never : K }[ScalarKeys<T>];
+type Flat<T> = { [K in keyof T]: T[K] };
+
+/** The stored record of a GraphQL type: its scalar fields (a nullable one may be absent), the id a number (an `ID` string on the wire). */
+export type GraphqlRecord<T> = Flat<{ id: number } & { [K in NonNullKeys<T>]: T[K] } & { [K in Exclude<ScalarKeys<T>, NonNullKeys<T>>]?: NonNullable<T[K]> }>;
+/** The stored link of a record to its parent of GraphQL type `P`: `userId` for a post (model.ts). */
+export type ParentLink<P extends string> = { [K in `${Uncapitalize<P>}Id`]: number };
+
+/** What a create takes: the fields a client gave; those it left out get the contract's default (model.ts `withDefaults`). */
+export type NewRecord<T> = Partial<Omit<T, 'id'>>;
+
+/** Any stored record. */
+export type StoredRecord = { id: number } & Record<string, unknown>;
 
 /** A value, or a promise of it: what a store may answer where answering synchronously pays off. */
 export type MaybePromise<T> = T | Promise<T>;
@@ -154,7 +160,8 @@ export interface Collection<T extends { id: number }> {
   /** Records in id order (one page of them when `page` has a limit or offset), with the total and the version. */
   list(page?: Page): Promise<ListResult<T>>;
   get(id: number): Promise<T | undefined>;
-  create(data: Omit<T, 'id'>): Promise<T>;
+  /** A new record with the next id: `data`, with the contract's default for each field it leaves out. */
+  create(data: NewRecord<T>): Promise<T>;
   /**
    * Applies the fields present in `patch`; absent fields keep their value. With `expect`, only when the
    * current record meets it, checked and written atomically (no other write lands in between): STALE
@@ -221,6 +228,8 @@ export interface Store {
   readonly users: Collection<UserRecord>;
   readonly posts: ChildCollection<PostRecord, 'userId'>;
   readonly comments: ChildCollection<CommentRecord, 'postId'>;
+  /** Any collection of the contract by name (src/store/model.ts), the ones above included; a name the contract does not store throws. */
+  collection<T extends { id: number } = StoredRecord>(name: string): Collection<T>;
   /**
    * Runs `work` at most once per key. Its writes (made through the store it is given) and its 2xx
    * answer are kept together or not at all (one transaction in PostgreSQL); any other answer or a
@@ -234,7 +243,10 @@ export interface Store {
   poolStats?(): { size: number; idle: number; waiting: number };
 }
 
-/** The data a store can be seeded with: every collection with explicit ids. */
+/**
+ * The data a store can be seeded with: records with explicit ids, by collection (every collection of the
+ * contract; one a seed does not name is empty).
+ */
 export interface SeedData {
   books: BookRecord[];
   todos: TodoRecord[];
@@ -244,7 +256,5 @@ export interface SeedData {
   users: UserRecord[];
   posts: PostRecord[];
   comments: CommentRecord[];
+  [collection: string]: object[];
 }
-
-export const COLLECTIONS = ['books', 'todos', 'notes', 'items', 'tasks', 'users', 'posts', 'comments'] as const;
-export type CollectionName = (typeof COLLECTIONS)[number];

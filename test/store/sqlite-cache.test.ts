@@ -1,32 +1,48 @@
-import { ChildrenCache } from '../../src/store/sqlite/cache';
+import { CommittedCache } from '../../src/store/sqlite/cache';
 
-describe('ChildrenCache (the SQLite store\'s children by parent)', () => {
+describe('CommittedCache (what the SQLite store read of a collection, as committed)', () => {
   const post = (id: number, userId: number) => ({ id, userId, title: `Post ${id}` });
 
-  it('when parents are kept past the cache size, then the parent kept longest goes first; a parent with more children than the size is never kept', () => {
-    const cache = new ChildrenCache<ReturnType<typeof post>>(4);
-    cache.keep(1, [post(1, 1), post(2, 1)]);
-    cache.keep(2, [post(3, 2)]);
-    cache.keep(3, []);
-    expect([cache.get(1)?.length, cache.get(2)?.length, cache.get(3)?.length]).toEqual([2, 1, 0]);
-    // A parent with no children counts as one: 2 + 1 + 1 + 1 is over 4, so parent 1 goes.
-    cache.keep(4, []);
-    expect([cache.get(1), cache.get(2)?.length, cache.get(3), cache.get(4)]).toEqual([undefined, 1, [], []]);
-    cache.keep(5, [post(4, 5), post(5, 5), post(6, 5), post(7, 5), post(8, 5)]);
-    expect(cache.get(5)).toBeUndefined();
-    expect(cache.get(2)).toEqual([post(3, 2)]);
+  it('when lists are kept past the bound, then the list kept longest goes first; a list longer than the bound is never kept', () => {
+    const cache = new CommittedCache<ReturnType<typeof post>>(10, 4);
+    cache.keepList('c1', [post(1, 1), post(2, 1)]);
+    cache.keepList('c2', [post(3, 2)]);
+    cache.keepList('c3', []);
+    expect([cache.list('c1')?.items.length, cache.list('c2')?.items.length, cache.list('c3')?.items.length]).toEqual([2, 1, 0]);
+    // An empty list counts as one: 2 + 1 + 1 + 1 is over 4, so c1 goes.
+    cache.keepList('c4', []);
+    expect([cache.list('c1'), cache.list('c2')?.items.length, cache.list('c3')?.items, cache.list('c4')?.items]).toEqual([undefined, 1, [], []]);
+    cache.keepList('c5', [post(4, 5), post(5, 5), post(6, 5), post(7, 5), post(8, 5)]);
+    expect(cache.list('c5')).toBeUndefined();
+    expect(cache.list('c2')?.items).toEqual([post(3, 2)]);
   });
 
-  it('when a kept list is handed out, then it is the caller\'s own and its records cannot be changed', () => {
-    const cache = new ChildrenCache<ReturnType<typeof post>>();
+  it('when records are kept past the bound, then the record kept longest goes first', () => {
+    const cache = new CommittedCache<ReturnType<typeof post>>(2, 10);
+    cache.keepRecord(post(1, 1));
+    cache.keepRecord(post(2, 1));
+    cache.keepRecord(post(3, 1));
+    expect([cache.record(1), cache.record(2)?.id, cache.record(3)?.id]).toEqual([undefined, 2, 3]);
+  });
+
+  it('when a kept list is handed out, then it is the caller\'s own, its records cannot be changed, and what was kept with it comes back', () => {
+    const cache = new CommittedCache<ReturnType<typeof post>>();
     const read = [post(1, 1)];
-    cache.keep(1, read);
+    cache.keepList('p0:10', read, { total: 1 });
     read.push(post(2, 1));
-    const first = cache.get(1)!;
-    first.push(post(3, 1));
-    expect(cache.get(1)).toEqual([post(1, 1)]);
-    expect(Object.isFrozen(cache.get(1)![0])).toBe(true);
-    cache.clear();
-    expect(cache.get(1)).toBeUndefined();
+    const first = cache.list<{ total: number }>('p0:10')!;
+    first.items.push(post(3, 1));
+    expect(cache.list('p0:10')).toEqual({ items: [post(1, 1)], extra: { total: 1 } });
+    expect(Object.isFrozen(cache.list('p0:10')!.items[0])).toBe(true);
+  });
+
+  it('when a write to a record is committed, then that record and every list go, other records stay', () => {
+    const cache = new CommittedCache<ReturnType<typeof post>>();
+    cache.keepRecord(post(1, 1));
+    cache.keepRecord(post(2, 1));
+    cache.keepList('c1', [post(1, 1), post(2, 1)]);
+    cache.keepList('p0:10', [post(1, 1)]);
+    cache.written(1);
+    expect([cache.record(1), cache.record(2)?.id, cache.list('c1'), cache.list('p0:10')]).toEqual([undefined, 2, undefined, undefined]);
   });
 });

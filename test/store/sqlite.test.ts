@@ -1,3 +1,4 @@
+import { SCHEMA_VERSION } from '../../src/store/sqlite/schema';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DRIVER_ORDER, driverRuns, loadDriver, NoDriverError } from '../../src/store/sqlite/driver';
@@ -114,7 +115,7 @@ for (const driver of DRIVER_ORDER) {
       const db = loadDriver(driver).open(newer);
       db.exec('PRAGMA user_version = 99');
       db.close();
-      expect(() => open(newer)).toThrow(`SQLITE_FILE ${newer} was written by a newer version of the service (schema 99; this one knows up to 1)`);
+      expect(() => open(newer)).toThrow(`SQLITE_FILE ${newer} was written by a newer version of the service (schema 99; this one knows up to ${SCHEMA_VERSION})`);
       const check = loadDriver(driver).open(newer);
       expect(check.prepare("SELECT count(*) AS tables FROM sqlite_schema WHERE type = 'table'").get()).toEqual(expect.objectContaining({ tables: 0 }));
       check.close();

@@ -97,6 +97,7 @@ export function lazyStore(ready: Promise<Store>, kind: Store['kind']): Store {
     users: lazy('users'),
     posts: lazy('posts', 'userId'),
     comments: lazy('comments', 'postId'),
+    collection: ((name: string) => lazy(name as keyof Store)) as Store['collection'],
     idempotent: async (request, work) => (await ready).idempotent(request, work),
     ping: async () => (await ready).ping(),
     close: async () => (await ready).close(),

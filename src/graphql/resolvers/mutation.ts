@@ -27,6 +27,7 @@ export const Mutation: MutationResolvers = {
   },
   addTodo: async (_parent, { title }, { store }) => {
     requireText('title', title);
-    return store.todos.create({ text: title, done: false });
+    // `done` is the contract's default (false).
+    return store.todos.create({ text: title });
   },
 };

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { inOrder } from '../fields';
-import { STALE, type ChildCollection, type Collection, type Expect, type ListResult, type Page, type Stale } from '../types';
+import { recordShaper, withDefaults, type ResourceModel } from '../model';
+import { STALE, type ChildCollection, type Collection, type Expect, type ListResult, type NewRecord, type Page, type Stale } from '../types';
 
 /**
  * An in-memory collection. Records live in a Map kept in insertion order, which is id order because
- * ids only grow. Stored records are frozen copies with their fields in the spec's order (`order`,
- * see fields.ts), made when they are written (copy on write: an update stores a new frozen record,
+ * ids only grow. Stored records are frozen copies shaped as the contract says (model.ts `recordShaper`:
+ * fields in its order, an absent optional field absent, aliases filled in), made when they are written (copy on write: an update stores a new frozen record,
  * never changes one in place). Reads hand out those frozen records without copying them, so a list
  * of 10,000 records costs no 10,000 copies, and callers still never change stored data: a write to
  * a returned record throws (strict mode) or is ignored. Records are flat (every field a scalar), so
@@ -21,12 +21,12 @@ export class MemoryCollection<T extends { id: number }> implements Collection<T>
   private ordered?: T[];
 
   constructor(
+    private readonly resource: ResourceModel,
     seed: readonly T[] = [],
-    order: readonly string[] = ['id'],
     /** Differs between store instances, so a version never names two contents (a restart starts from the seed again). */
     private readonly epoch: string = randomUUID(),
   ) {
-    this.copy = inOrder<T>(order);
+    this.copy = recordShaper<T>(resource) as (record: T) => T;
     for (const record of [...seed].sort((a, b) => a.id - b.id)) {
       this.records.set(record.id, this.frozenCopy(record));
       this.lastId = Math.max(this.lastId, record.id);
@@ -45,11 +45,11 @@ export class MemoryCollection<T extends { id: number }> implements Collection<T>
     return this.records.get(id);
   }
 
-  async create(data: Omit<T, 'id'>): Promise<T> {
+  async create(data: NewRecord<T>): Promise<T> {
     // Synchronous from here to the set: no other create can interleave, so ids stay unique.
     this.lastId += 1;
     // The id is forced, so a stray `id` in data can never win.
-    const record = this.frozenCopy({ ...data, id: this.lastId } as T);
+    const record = this.frozenCopy({ ...withDefaults(this.resource, data), id: this.lastId } as unknown as T);
     this.records.set(record.id, record);
     this.stored(record);
     return record;
@@ -123,12 +123,12 @@ export class MemoryChildCollection<T extends { id: number }, K extends keyof T>
   private readonly byParent = new Map<T[K], Children<T>>();
 
   constructor(
+    resource: ResourceModel,
     readonly parentKey: K,
     seed: readonly T[] = [],
-    order?: readonly string[],
     epoch?: string,
   ) {
-    super(seed, order, epoch);
+    super(resource, seed, epoch);
     for (const record of this.records.values()) this.stored(record);
   }
 

@@ -1,27 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { specFieldOrder, type FieldOrder } from '../fields';
+import { specModel, type ContractModel } from '../model';
+import { storeOf } from '../collections';
 import type { SeedData, Store } from '../types';
 import { MemoryChildCollection, MemoryCollection } from './collection';
 import { MemoryIdempotency } from './idempotency';
 
-/**
- * The embedded default store: everything in this process's memory, gone when it exits. Records keep
- * their fields in `order` (default: the specs' order, see fields.ts).
- */
-export function createMemoryStore(seed: SeedData, order: FieldOrder = specFieldOrder()): Store {
+/** The store for demos and tests: everything in this process's memory, gone when it exits. One collection per collection of the contract (model.ts). */
+export function createMemoryStore(seed: SeedData, model: ContractModel = specModel()): Store {
   const idempotency = new MemoryIdempotency();
   // One epoch per store: its versions never repeat those of another store (or of this one before a restart).
   const epoch = randomUUID();
+  const collections = new Map(
+    [...model.resources.values()].map((resource) => {
+      const records = (seed[resource.name] ?? []) as never[];
+      return [
+        resource.name,
+        resource.parentKey ? new MemoryChildCollection(resource, resource.parentKey as never, records, epoch) : new MemoryCollection(resource, records, epoch),
+      ];
+    }),
+  );
   const store: Store = {
     kind: 'memory',
-    books: new MemoryCollection(seed.books, order.books, epoch),
-    todos: new MemoryCollection(seed.todos, order.todos, epoch),
-    notes: new MemoryCollection(seed.notes, order.notes, epoch),
-    items: new MemoryCollection(seed.items, order.items, epoch),
-    tasks: new MemoryCollection(seed.tasks, order.tasks, epoch),
-    users: new MemoryCollection(seed.users, order.users, epoch),
-    posts: new MemoryChildCollection('userId', seed.posts, order.posts, epoch),
-    comments: new MemoryChildCollection('postId', seed.comments, order.comments, epoch),
+    ...storeOf(collections),
     idempotent: (request, work) => idempotency.run(store, request, work),
     ping: async () => undefined,
     close: async () => undefined,

@@ -1,8 +1,9 @@
-import { STALE, type ChildCollection, type Collection, type Expect, type ListResult, type Page, type Stale } from '../types';
+import { withDefaults } from '../model';
+import { STALE, type ChildCollection, type Collection, type Expect, type ListResult, type NewRecord, type Page, type Stale } from '../types';
 import { CreateGroups } from './create-groups';
 import { ident, type Queryable } from './pool';
 import type { TableStatements } from './statements';
-import type { TableDef } from './tables';
+import { pgValue, type TableDef } from '../tables';
 
 /** Runs a write's statements: on its own transaction, or on one already open. */
 export type Writes = <R>(work: (db: Queryable) => Promise<R>) => Promise<R>;
@@ -47,16 +48,22 @@ export class PgCollection<T extends { id: number }> implements Collection<T> {
 
   async get(id: number): Promise<T | undefined> {
     const [row] = await this.db.query<T>(this.statements.byId, [id]);
-    return row;
+    return row && this.shaped(row);
+  }
+
+  /** A row as the contract shapes a record (tables.ts): optional fields without a value absent, aliases filled in. */
+  protected shaped(row: T): T {
+    return this.def.shape ? (this.def.shape(row as never) as T) : row;
   }
 
   /**
    * Ids: previous largest + 1, gapless and in the order creates are answered (insert.ts). Runs through
    * `writes` or in a group's transaction, so a 503 never hides a committed create.
    */
-  async create(data: Omit<T, 'id'>): Promise<T> {
-    if (this.groups) return this.groups.create(data);
-    const [row] = await this.writes((db) => this.statements.inserts.insert(db, [data]));
+  async create(data: NewRecord<T>): Promise<T> {
+    const complete = withDefaults(this.def.resource, data);
+    if (this.groups) return this.groups.create(complete);
+    const [row] = await this.writes((db) => this.statements.inserts.insert(db, [complete]));
     return row;
   }
 
@@ -66,11 +73,11 @@ export class PgCollection<T extends { id: number }> implements Collection<T> {
     const record = patch as Record<string, unknown>;
     const present = this.def.columns.filter((c) => record[c.field] !== undefined);
     const set = present.map((c, i) => `${ident(c.column)} = $${i + 2}`).join(', ');
-    const values = [id, ...present.map((c) => record[c.field])];
+    const values = [id, ...present.map((c) => pgValue(c, record[c.field]))];
     if (!expect) {
       if (present.length === 0) return this.get(id);
       const [row] = await this.writes((db) => db.query<T>(`UPDATE ${this.table} SET ${set} WHERE id = $1 RETURNING ${this.select}`, values));
-      return row;
+      return row && this.shaped(row);
     }
     return this.conditionally(id, expect, async (current) => {
       if (present.length === 0) return current;
@@ -78,7 +85,7 @@ export class PgCollection<T extends { id: number }> implements Collection<T> {
       const [row] = await this.writes((db) =>
         db.query<T>(`UPDATE ${this.table} SET ${set} WHERE id = $1 AND ${guard.sql} RETURNING ${this.select}`, [...values, ...guard.values]),
       );
-      return row;
+      return row && this.shaped(row);
     });
   }
 
@@ -117,7 +124,7 @@ export class PgCollection<T extends { id: number }> implements Collection<T> {
   /** A WHERE condition true only while every column still holds `current`'s value; parameters from `$first`. */
   private unchanged(current: T, first: number): { sql: string; values: unknown[] } {
     const sql = this.def.columns.map((c, i) => `${ident(c.column)} IS NOT DISTINCT FROM $${first + i}`).join(' AND ');
-    return { sql, values: this.def.columns.map((c) => (current as Record<string, unknown>)[c.field]) };
+    return { sql, values: this.def.columns.map((c) => pgValue(c, (current as Record<string, unknown>)[c.field] ?? null)) };
   }
 }
 
@@ -134,7 +141,7 @@ export class PgChildCollection<T extends { id: number }, K extends keyof T & str
     const byParent = new Map<number, T[]>(parentIds.map((id) => [id, []]));
     if (parentIds.length === 0) return byParent;
     const rows = await this.db.query<T>(this.statements.byParents!, [parentIds]);
-    for (const row of rows) byParent.get(row[this.parentKey] as number)?.push(row);
+    for (const row of rows) byParent.get(row[this.parentKey] as number)?.push(this.shaped(row));
     return byParent;
   }
 }

@@ -1,6 +1,8 @@
 import { Pool } from 'pg';
-import { specFieldOrder, type FieldOrder } from '../fields';
-import type { BookRecord, CollectionName, CommentRecord, ItemRecord, NoteRecord, PostRecord, SeedData, Store, TaskRecord, TodoRecord, UserRecord } from '../types';
+import { storeOf } from '../collections';
+import { specModel, type ContractModel } from '../model';
+import { tableOf } from '../tables';
+import type { Collection, SeedData, Store } from '../types';
 import { requestSignal } from '../request-scope';
 import { PgChildCollection, PgCollection, type Grouping, type Writes } from './collection';
 import { notKept, pgIdempotent } from './idempotency';
@@ -8,7 +10,6 @@ import { createPool, queryRunner, translate, type Queryable } from './pool';
 import { WaitQueue, type QueueSettings } from './queue';
 import { prepareDatabase } from './setup';
 import { TableStatements } from './statements';
-import { orderedTables, type TableDef } from './tables';
 import { inTransaction } from './transaction';
 
 export interface PostgresStoreOptions {
@@ -33,8 +34,10 @@ export interface PostgresStoreOptions {
   queueTimeoutMs?: number;
   /** The signal of the request being served (a request whose client went away leaves the queue); default: request-scope.ts. */
   signal?: () => AbortSignal | undefined;
-  /** The order of each record's fields (default: the specs' order, see fields.ts). */
-  order?: FieldOrder;
+  /** The stored resources (default: the contract's, model.ts). */
+  model?: ContractModel;
+  /** The project folder whose `migrations/postgres/` holds hand-written migrations (default: this project, follow.ts). */
+  root?: string;
 }
 
 /** The connection pool's occupancy: connections open, of which idle, and requests waiting for one. */
@@ -53,8 +56,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   if (!options.pool && !options.url) throw new Error('createPostgresStore needs a url or a pool');
   const pool = options.pool ?? createPool(options.url!, options.onPoolError, options.poolSize ? { max: options.poolSize } : {});
   const owned = !options.pool;
+  const tables = [...(options.model ?? specModel()).resources.values()].map(tableOf);
   try {
-    await prepareDatabase(pool, schema, seed);
+    await prepareDatabase(pool, schema, seed, tables, options.root);
   } catch (err) {
     if (owned) await pool.end().catch(() => undefined);
     throw err;
@@ -63,8 +67,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   // /health has a connection of its own: it never waits behind the requests queued for the pool.
   const health = new Pool({ ...pool.options, max: 1, connectionTimeoutMillis: pingTimeoutMs, allowExitOnIdle: true });
   health.on('error', options.onPoolError ?? (() => undefined));
-  // Columns in the order every answer shows the fields (fields.ts).
-  const sql = tableStatements(schema, orderedTables(options.order ?? specFieldOrder()));
+  // Each table's statements, made once per store and shared by every collection on it (statements.ts).
+  const sql = tables.map((table) => new TableStatements<never>(schema, table, table.resource.parentKey));
   // A write transaction holds one pooled connection: it waits its turn in the same queue as single statements.
   const transaction: Writes = (work) => queue.run(() => inTransaction(pool, work, { onQuery }), signal());
   // A group of creates serves several requests: no one request's signal takes it out of the queue.
@@ -93,31 +97,17 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   return store;
 }
 
-/** Each table's statements, made once per store (statements.ts). */
-function tableStatements(schema: string, tables: Record<CollectionName, TableDef>) {
-  const of = <T extends { id: number }>(name: CollectionName, parentKey?: string) => new TableStatements<T>(schema, tables[name], parentKey);
-  return {
-    books: of<BookRecord>('books'),
-    todos: of<TodoRecord>('todos'),
-    notes: of<NoteRecord>('notes'),
-    items: of<ItemRecord>('items'),
-    tasks: of<TaskRecord>('tasks'),
-    users: of<UserRecord>('users'),
-    posts: of<PostRecord>('posts', 'userId'),
-    comments: of<CommentRecord>('comments', 'postId'),
-  };
-}
-
 /** Every collection on `db`; writes run through `writes`, creates in groups with `grouping`. */
-function repositories(sql: ReturnType<typeof tableStatements>, db: Queryable, writes: Writes, grouping?: Grouping) {
-  return {
-    books: new PgCollection(db, sql.books, writes, grouping),
-    todos: new PgCollection(db, sql.todos, writes, grouping),
-    notes: new PgCollection(db, sql.notes, writes, grouping),
-    items: new PgCollection(db, sql.items, writes, grouping),
-    tasks: new PgCollection(db, sql.tasks, writes, grouping),
-    users: new PgCollection(db, sql.users, writes, grouping),
-    posts: new PgChildCollection(db, sql.posts, 'userId', writes, grouping),
-    comments: new PgChildCollection(db, sql.comments, 'postId', writes, grouping),
-  };
+function repositories(sql: readonly TableStatements<never>[], db: Queryable, writes: Writes, grouping?: Grouping) {
+  return storeOf(
+    new Map<string, Collection<never>>(
+      sql.map((statements) => {
+        const { parentKey } = statements.def.resource;
+        const collection = parentKey
+          ? new PgChildCollection(db, statements, parentKey as never, writes, grouping)
+          : new PgCollection(db, statements, writes, grouping);
+        return [statements.def.name, collection];
+      }),
+    ),
+  );
 }

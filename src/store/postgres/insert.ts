@@ -1,5 +1,5 @@
 import { ident, prepared, type Queryable, type Statement } from './pool';
-import { selectList, type ColumnDef, type TableDef } from './tables';
+import { pgValue, selectList, type ColumnDef, type TableDef } from '../tables';
 
 /** Which of a table's columns a record sets, as a key: records with the same key are inserted by one statement. */
 export type ColumnSet = string;
@@ -35,11 +35,13 @@ export class PgInserts<T extends { id: number }> {
   /** Inserts `records`, which all set the same columns, on `db`; answers the stored records in the same order. */
   async insert(db: Queryable, records: readonly object[]): Promise<T[]> {
     const { statement, columns } = this.statementFor(this.columnSet(records[0]));
-    const values = columns.map((c) => records.map((r) => (r as Record<string, unknown>)[c.field]));
+    const values = columns.map((c) => records.map((r) => pgValue(c, (r as Record<string, unknown>)[c.field])));
     const rows = await db.query<T>(statement, [this.def.name, records.length, ...values]);
     if (rows.length !== records.length) throw new Error(`id_counters has no row for ${this.def.name}`);
     // Ids follow the records' order; RETURNING's order is not promised.
-    return rows.sort((a, b) => a.id - b.id);
+    rows.sort((a, b) => a.id - b.id);
+    const { shape } = this.def;
+    return shape ? rows.map((row) => shape(row) as T) : rows;
   }
 
   private statementFor(set: ColumnSet) {

@@ -1,6 +1,6 @@
 import { batchesAfter, LIST_BATCH, type ListResult, type Page } from '../types';
 import { ident, prepared, type Queryable, type Statement } from './pool';
-import { selectList, type TableDef } from './tables';
+import { selectList, type TableDef } from '../tables';
 
 /**
  * A collection's lists, read in batches of at most LIST_BATCH records: the first batch in one statement
@@ -17,6 +17,8 @@ export class PgLists<T extends { id: number }> {
   private readonly fields: string[];
   /** The collection's name in `collection_writes`. */
   private readonly name: string;
+  /** A row as the contract shapes a record (tables.ts), when rows need it. */
+  private readonly shape?: (row: Record<string, unknown>) => Record<string, unknown>;
 
   constructor(schema: string, def: TableDef) {
     const table = `${ident(schema)}.${ident(def.name)}`;
@@ -41,6 +43,7 @@ export class PgLists<T extends { id: number }> {
     );
     this.after = prepared(`SELECT ${select} FROM ${table} WHERE id > $1 ORDER BY id LIMIT $2`);
     this.name = def.name;
+    this.shape = def.shape;
   }
 
   /** One page on `db` (all of the collection without a limit or offset). */
@@ -61,14 +64,17 @@ export class PgLists<T extends { id: number }> {
 
   /** The records after id `last`, at most `left` of them, a batch per pull (each a statement on `db`). */
   private rest(db: Queryable, last: number, left: number): AsyncIterable<T[]> {
-    const { after } = this;
-    return batchesAfter(last, left, (from, size) => db.query<T>(after, [from, size]));
+    const { after, shape } = this;
+    return batchesAfter(last, left, async (from, size) => {
+      const rows = await db.query<T>(after, [from, size]);
+      return shape ? rows.map((row) => shape(row) as T) : rows;
+    });
   }
 
   /** A record from an array row, its fields in select order (the spec's, see tables.ts). */
   private record(row: unknown[]): T {
     const record: Record<string, unknown> = {};
     for (let i = 0; i < this.fields.length; i += 1) record[this.fields[i]] = row[i];
-    return record as T;
+    return (this.shape ? this.shape(record) : record) as T;
   }
 }

@@ -1,18 +1,20 @@
 import type { Pool, PoolClient } from 'pg';
-import { COLLECTIONS, type SeedData } from '../types';
+import type { TableDef } from '../tables';
+import type { SeedData } from '../types';
+import { followContract } from './follow';
 import { applyMigrations } from './migrations';
 import { ident, translate } from './pool';
-import { TABLES } from './tables';
 
 /** Long enough for migrations and the seed, or for waiting on another instance doing them. */
 const SETUP_STATEMENT_TIMEOUT = '60s';
 
 /**
- * Makes `schema` ready: migrations applied, seed data loaded if this data set was never seeded.
+ * Makes `schema` ready: migrations applied, the collections' tables following the contract (follow.ts), seed
+ * data loaded if this data set was never seeded.
  * One transaction under a transaction-scoped advisory lock, so instances starting together take
  * turns: the first does the work, the others find it done. A failure rolls everything back.
  */
-export async function prepareDatabase(pool: Pool, schema: string, seed: SeedData): Promise<{ migrated: number[]; seeded: boolean }> {
+export async function prepareDatabase(pool: Pool, schema: string, seed: SeedData, tables: readonly TableDef[], root?: string): Promise<{ migrated: number[]; changed: string[]; seeded: boolean }> {
   let client: PoolClient | undefined;
   try {
     client = await pool.connect();
@@ -22,10 +24,11 @@ export async function prepareDatabase(pool: Pool, schema: string, seed: SeedData
     if (schema !== 'public') await client.query(`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`);
     await client.query(`SET LOCAL search_path TO ${ident(schema)}`);
     const migrated = await applyMigrations(client);
-    const seeded = await seedOnce(client, seed);
+    const changed = await followContract(client, tables, root);
+    const seeded = await seedOnce(client, seed, tables);
     await client.query('COMMIT');
     client.release();
-    return { migrated, seeded };
+    return { migrated, changed, seeded };
   } catch (err) {
     // A client whose transaction failed is destroyed, not reused: the rollback happens with it.
     client?.release(err as Error);
@@ -34,21 +37,22 @@ export async function prepareDatabase(pool: Pool, schema: string, seed: SeedData
 }
 
 /** Loads `seed` unless this data set was seeded before (even if since emptied), then moves every id counter past it. */
-async function seedOnce(client: PoolClient, seed: SeedData): Promise<boolean> {
+async function seedOnce(client: PoolClient, seed: SeedData, tables: readonly TableDef[]): Promise<boolean> {
   const marker = await client.query("SELECT 1 FROM store_meta WHERE key = 'seeded_at'");
   if (marker.rowCount) return false;
-  for (const name of COLLECTIONS) {
-    const table = TABLES[name];
-    const columns = table.columns.map((c) => `"${c.column}"`).join(', ');
-    const fields = table.columns.map((c) => `"${c.field}"`).join(', ');
-    const recordType = ['id bigint', ...table.columns.map((c) => `"${c.field}" ${c.type}`)].join(', ');
+  for (const table of tables) {
+    const name = ident(table.name);
+    const columns = table.columns.map((c) => `, ${ident(c.column)}`).join('');
+    // A field a record leaves out gets the column's default (or NULL): the seed's records have their defaults already (seed.ts).
+    const fields = table.columns.map((c) => `, r.${ident(c.field)}`).join('');
+    const recordType = ['id bigint', ...table.columns.map((c) => `${ident(c.field)} ${c.type}`)].join(', ');
     await client.query(
-      `INSERT INTO ${name} (id, ${columns})
-       SELECT id, ${fields} FROM json_to_recordset($1::json) AS r(${recordType}) ORDER BY id`,
-      [JSON.stringify(seed[name])],
+      `INSERT INTO ${name} (id${columns})
+       SELECT r.id${fields} FROM json_to_recordset($1::json) AS r(${recordType}) ORDER BY id`,
+      [JSON.stringify(seed[table.name] ?? [])],
     );
     // Ids continue after the largest seeded id.
-    await client.query(`UPDATE id_counters SET last_id = greatest(last_id, (SELECT coalesce(max(id), 0) FROM ${name})) WHERE name = $1`, [name]);
+    await client.query(`UPDATE id_counters SET last_id = greatest(last_id, (SELECT coalesce(max(id), 0) FROM ${name})) WHERE name = $1`, [table.name]);
   }
   await client.query("INSERT INTO store_meta (key, value) VALUES ('seeded_at', now()::text)");
   return true;

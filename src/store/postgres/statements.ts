@@ -1,7 +1,7 @@
 import { PgInserts } from './insert';
 import { PgLists } from './list';
 import { ident, prepared, type Statement } from './pool';
-import { selectList, type TableDef } from './tables';
+import { selectList, type TableDef } from '../tables';
 
 /**
  * One table's statements, made once per store and shared by every collection on it: the store's own

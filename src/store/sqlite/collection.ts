@@ -1,5 +1,6 @@
-import { batchesAfter, LIST_BATCH, STALE, type ChildCollection, type Collection, type Expect, type ListResult, type Page, type Stale } from '../types';
-import { PageCache, type ChildrenCache, type RecordCache } from './cache';
+import { withDefaults } from '../model';
+import { batchesAfter, LIST_BATCH, STALE, type ChildCollection, type Collection, type Expect, type ListResult, type NewRecord, type Page, type Stale } from '../types';
+import type { CommittedCache } from './cache';
 import type { Connection, Statement } from './driver';
 import { translating as reading } from './errors';
 import { insertSql, type SqliteTable } from './tables';
@@ -23,11 +24,10 @@ class Statements {
 
 /**
  * A collection stored in one SQLite table. Reads run on `reader` at once (SQLite answers synchronously, from
- * its page cache; `get` from `cache` when it holds the record, a page of one batch from `pages` when it was
- * kept at the collection's current version); writes through `writes`, on `writer`, where a conditional write
- * reads the current row and writes with nothing in between, and the cache follows each write once it is
- * committed. In keyed work both connections are the writing one, so the work sees its own uncommitted
- * writes: there no read uses or fills a cache (`committedReads` false).
+ * its page cache; a record or a page of one batch from `cache` when it holds them, cache.ts); writes through
+ * `writes`, on `writer`, where a conditional write reads the current row and writes with nothing in between,
+ * and the cache follows each write once it is committed. In keyed work both connections are the writing one,
+ * so the work sees its own uncommitted writes: there no read uses or fills the cache (`committedReads` false).
  */
 export class SqliteCollection<T extends { id: number }> implements Collection<T> {
   protected readonly reads: Statements;
@@ -35,8 +35,6 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
   private readonly name: string;
   /** The hot statements' text, made once (each is prepared on first use, per connection). */
   private readonly sql: Record<'stats' | 'first' | 'next' | 'get' | 'delete', string>;
-  /** Pages of one batch as last read, by version (cache.ts); kept by the store's collections only (`committedReads`). */
-  private readonly pages: PageCache<T> | undefined;
 
   constructor(
     reader: Connection,
@@ -45,11 +43,10 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
     private readonly writes: Writes,
     /** Differs at every open of the file: with the write counter, a version never names two contents. */
     private readonly epoch: string,
-    /** The collection's records as committed (cache.ts), shared by the store and its keyed work. */
-    private readonly cache: RecordCache<T>,
+    /** What was read of the collection as committed (cache.ts), shared by the store and its keyed work. */
+    protected readonly cache: CommittedCache<T>,
     protected readonly committedReads: boolean,
   ) {
-    this.pages = committedReads ? new PageCache() : undefined;
     this.reads = new Statements(reader);
     this.writeStatements = reader === writer ? this.reads : new Statements(writer);
     this.name = table.def.name;
@@ -66,8 +63,8 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
   /**
    * The total and the version, and the page's records: read now when they fit in one batch (its statements
    * run one after another in this one synchronous step, and this process is the file's only writer, lock.ts,
-   * so the total, the version and the records agree), or taken from the page cache when it kept this page at
-   * this version; otherwise batch by batch (the first by offset, the
+   * so the total, the version and the records agree), or taken from the cache when it kept this page; otherwise
+   * batch by batch (the first by offset, the
    * rest by id from the last one read) as `rest` is pulled. A longer list's first batch is read on the
    * writer's turn too (src/http/write-turns.ts): a burst of requests for a big list reads no records, and
    * holds none, until each answer is being written.
@@ -75,17 +72,17 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
   async list(page: Page = {}): Promise<ListResult<T>> {
     const limit = page.limit ?? Infinity;
     const offset = page.offset ?? 0;
+    const key = `p${offset}:${limit}`;
+    const kept = this.committedReads ? this.cache.list<{ total: number; version: string }>(key) : undefined;
+    if (kept) return { items: kept.items, ...kept.extra };
     return reading(() => {
       const stats = this.reads.get(this.sql.stats).get(this.name)!;
       const total = Number(stats.total);
       const version = `${this.epoch}.${stats.writes}`;
       const size = Math.max(0, Math.min(limit, total - offset));
       if (size > LIST_BATCH) return { items: [], rest: this.batches(offset, limit), total, version };
-      const key = `${offset}:${limit}`;
-      const kept = this.pages?.get(key, version);
-      if (kept) return { items: kept, total, version };
       const items = this.reads.get(this.sql.first).all(Math.min(limit, LIST_BATCH), offset).map((row) => this.table.fromRow(row));
-      this.pages?.keep(key, version, items);
+      if (this.committedReads) this.cache.keepList(key, items, { total, version });
       return { items, total, version };
     });
   }
@@ -100,10 +97,10 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
 
   async get(id: number): Promise<T | undefined> {
     if (!this.committedReads) return reading(() => this.getOn(this.reads, id));
-    const cached = this.cache.get(id);
+    const cached = this.cache.record(id);
     if (cached) return cached;
     const record = reading(() => this.getOn(this.reads, id));
-    return record && this.cache.keep(record);
+    return record && this.cache.keepRecord(record);
   }
 
   private getOn(statements: Statements, id: number): T | undefined {
@@ -112,15 +109,12 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
   }
 
   /** The id is AUTOINCREMENT's, given by the INSERT in the batch's transaction (schema.ts). */
-  async create(data: Omit<T, 'id'>): Promise<T> {
-    const { columns, values } = this.table.present(data);
+  async create(data: NewRecord<T>): Promise<T> {
+    const { columns, values } = this.table.present(withDefaults(this.table.def.resource, data));
     const sql = `${insertSql(this.name, columns.map((c) => c.column))} RETURNING ${this.table.select}`;
     return this.writes(
       () => this.table.fromRow(this.writeStatements.get(sql).get(...values)!),
-      (record) => {
-        this.cache.keep(record);
-        this.committed();
-      },
+      (record) => this.committed(record.id, record),
     );
   }
 
@@ -140,9 +134,7 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
       const row = this.writeStatements.get(sql).get(...values, id);
       return row && this.table.fromRow(row);
     }, (result) => {
-      if (!result || result === STALE) return;
-      this.cache.keep(result);
-      this.committed();
+      if (result && result !== STALE) this.committed(id, result);
     });
   }
 
@@ -157,14 +149,15 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
       }
       return Number(this.writeStatements.get(this.sql.delete).run(id).changes) > 0;
     }, (deleted) => {
-      if (deleted !== true) return;
-      this.cache.forget(id);
-      this.committed();
+      if (deleted === true) this.committed(id);
     });
   }
 
-  /** Runs once a write that changed a record of the collection is committed, after the record cache followed it. */
-  protected committed(): void {}
+  /** Once a write to record `id` is committed: the cache drops what it changed, and keeps the record as written. */
+  private committed(id: number, record?: T): void {
+    this.cache.written(id);
+    if (record) this.cache.keepRecord(record);
+  }
 }
 
 export class SqliteChildCollection<T extends { id: number }, K extends keyof T & string>
@@ -180,9 +173,7 @@ export class SqliteChildCollection<T extends { id: number }, K extends keyof T &
     readonly parentKey: K,
     writes: Writes,
     epoch: string,
-    cache: RecordCache<T>,
-    /** The children by parent as committed (cache.ts), shared by the store and its keyed work. */
-    private readonly children: ChildrenCache<T>,
+    cache: CommittedCache<T>,
     committedReads: boolean,
   ) {
     super(reader, writer, table, writes, epoch, cache, committedReads);
@@ -193,14 +184,14 @@ export class SqliteChildCollection<T extends { id: number }, K extends keyof T &
 
   /**
    * The parents' children, answered synchronously (as the memory store does: see ChildCollection): those of
-   * parents in the children cache from there, the others' with one statement for all of them, then kept.
+   * parents the cache holds from there, the others' with one statement for all of them, then kept.
    */
   listByParents(parentIds: readonly number[]): Map<number, T[]> {
     const byParent = new Map<number, T[]>();
     const missing: number[] = [];
     for (const id of parentIds) {
       if (byParent.has(id)) continue;
-      const kept = this.committedReads ? this.children.get(id) : undefined;
+      const kept = this.committedReads ? this.cache.list(`c${id}`)?.items : undefined;
       byParent.set(id, kept ?? []);
       if (!kept) missing.push(id);
     }
@@ -210,11 +201,7 @@ export class SqliteChildCollection<T extends { id: number }, K extends keyof T &
       const child = this.table.fromRow(row);
       byParent.get(child[this.parentKey] as number)?.push(child);
     }
-    if (this.committedReads) for (const id of missing) this.children.keep(id, byParent.get(id)!);
+    if (this.committedReads) for (const id of missing) this.cache.keepList(`c${id}`, byParent.get(id)!);
     return byParent;
-  }
-
-  protected committed(): void {
-    this.children.clear();
   }
 }

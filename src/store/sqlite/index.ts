@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { specFieldOrder, type FieldOrder } from '../fields';
-import { makeRepositories } from '../repositories';
-import { COLLECTIONS, type CollectionName, type SeedData, type Store } from '../types';
-import { ChildrenCache, RecordCache } from './cache';
+import { storeOf } from '../collections';
+import { specModel, type ContractModel } from '../model';
+import type { Collection, SeedData, Store } from '../types';
+import { CommittedCache } from './cache';
 import { SqliteChildCollection, SqliteCollection, type Writes } from './collection';
 import { loadDriver, type Connection, type Driver, type DriverName } from './driver';
 import { translating } from './errors';
 import { SqliteIdempotency } from './idempotency';
 import { openFile } from './setup';
-import { sqliteTables } from './tables';
+import { sqliteTable } from './tables';
 import { Writer } from './writer';
 
 export interface SqliteStoreOptions {
@@ -18,8 +18,10 @@ export interface SqliteStoreOptions {
   seed: SeedData;
   /** The driver to use (by name, or one that wraps a driver, as tests do); default: the first that runs here (driver.ts). */
   driver?: DriverName | Driver;
-  /** The order of each record's fields (default: the specs' order, see fields.ts). */
-  order?: FieldOrder;
+  /** The stored resources (default: the contract's, model.ts). */
+  model?: ContractModel;
+  /** The project folder whose `migrations/sqlite/` holds hand-written migrations (default: this project, follow.ts). */
+  root?: string;
 }
 
 /** The SQLite store, and the driver it runs on. */
@@ -32,17 +34,24 @@ export type SqliteStore = Store & { readonly driver: Driver['name'] };
  */
 export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const driver = typeof options.driver === 'object' ? options.driver : loadDriver(options.driver);
-  const tables = sqliteTables(options.order ?? specFieldOrder());
-  const { lock, writer: writeDb, reader } = openFile(driver, options.file, options.seed, tables);
+  const resources = [...(options.model ?? specModel()).resources.values()];
+  const tables = resources.map((resource) => sqliteTable<never>(resource));
+  const { lock, writer: writeDb, reader } = openFile(driver, options.file, options.seed, tables, options.root);
   const writer = new Writer(writeDb);
   const epoch = randomUUID();
-  const caches = Object.fromEntries(COLLECTIONS.map((name) => [name, new RecordCache()])) as Record<CollectionName, RecordCache<never>>;
-  const children = { posts: new ChildrenCache(), comments: new ChildrenCache() } as Record<'posts' | 'comments', ChildrenCache<never>>;
+  const caches = tables.map(() => new CommittedCache<never>());
   const repositories = (db: Connection, writes: Writes, committedReads: boolean) =>
-    makeRepositories({
-      collection: (name) => new SqliteCollection(db, writeDb, tables[name], writes, epoch, caches[name], committedReads),
-      children: (name, parentKey) => new SqliteChildCollection(db, writeDb, tables[name], parentKey, writes, epoch, caches[name], children[name], committedReads),
-    });
+    storeOf(
+      new Map<string, Collection<never>>(
+        tables.map((table, i) => {
+          const { parentKey } = resources[i];
+          const collection = parentKey
+            ? new SqliteChildCollection(db, writeDb, table, parentKey as never, writes, epoch, caches[i], committedReads)
+            : new SqliteCollection(db, writeDb, table, writes, epoch, caches[i], committedReads);
+          return [table.def.name, collection];
+        }),
+      ),
+    );
   const ping = reader.prepare('SELECT count(*) AS n FROM store_meta');
   let closing: Promise<void> | undefined;
   const store: SqliteStore = {

@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { COLLECTIONS, type SeedData } from '../types';
+import type { SeedData } from '../types';
 import type { Connection, Driver, Statement } from './driver';
 import { sqliteCode, StoreSetupError } from './errors';
+import { ContractChangeError } from '../follow';
+import { followContract } from './follow';
 import { lockFile } from './lock';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
 import { insertSql, type SqliteTable } from './tables';
-import type { CollectionName } from '../types';
 
 /**
  * Durability settings of the writing connection (docs/storage.md, "Durability"): WAL, and `synchronous =
@@ -25,11 +26,11 @@ export interface Connections {
 }
 
 /**
- * Opens `file` (its folder and the file made if missing): locked for this process, migrated and seeded
- * (once per file), with a connection that writes and one that reads. The reader sees committed data
- * only, never a transaction the writer has open.
+ * Opens `file` (its folder and the file made if missing): locked for this process, migrated, its tables
+ * following the contract (follow.ts) and seeded (once per file), with a connection that writes and one that
+ * reads. The reader sees committed data only, never a transaction the writer has open.
  */
-export function openFile(driver: Driver, file: string, seed: SeedData, tables: Record<CollectionName, SqliteTable<never>>): Connections {
+export function openFile(driver: Driver, file: string, seed: SeedData, tables: readonly SqliteTable<never>[], root?: string): Connections {
   const opened: Connection[] = [];
   const open = () => {
     const db = driver.open(file);
@@ -45,7 +46,7 @@ export function openFile(driver: Driver, file: string, seed: SeedData, tables: R
     const mode = writer.prepare('PRAGMA journal_mode = WAL').get()?.journal_mode;
     if (mode !== 'wal') throw new StoreSetupError(`SQLITE_FILE ${file}: SQLite cannot use write-ahead logging there (journal mode ${String(mode)})`);
     writer.exec(WRITER_PRAGMAS);
-    prepare(writer, file, seed, tables);
+    prepare(writer, file, seed, tables, root);
     const reader = open();
     reader.exec('PRAGMA query_only = ON');
     return { lock, writer, reader };
@@ -55,8 +56,8 @@ export function openFile(driver: Driver, file: string, seed: SeedData, tables: R
   }
 }
 
-/** Migrations and the seed, in one transaction: a start that fails half-way leaves the file as it was. */
-function prepare(db: Connection, file: string, seed: SeedData, tables: Record<CollectionName, SqliteTable<never>>): void {
+/** Migrations, the contract's tables and the seed, in one transaction: a start that fails half-way leaves the file as it was. */
+function prepare(db: Connection, file: string, seed: SeedData, tables: readonly SqliteTable<never>[], root?: string): void {
   db.exec('BEGIN IMMEDIATE');
   try {
     const version = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
@@ -68,6 +69,7 @@ function prepare(db: Connection, file: string, seed: SeedData, tables: Record<Co
       db.exec(migration.sql);
       db.exec(`PRAGMA user_version = ${migration.version}`);
     }
+    followContract(db, tables.map((t) => t.def), root);
     seedOnce(db, seed, tables);
     db.exec('COMMIT');
   } catch (err) {
@@ -77,16 +79,17 @@ function prepare(db: Connection, file: string, seed: SeedData, tables: Record<Co
 }
 
 /** Loads `seed` unless this file was seeded before (even if every record was deleted since). */
-function seedOnce(db: Connection, seed: SeedData, tables: Record<CollectionName, SqliteTable<never>>): void {
+function seedOnce(db: Connection, seed: SeedData, tables: readonly SqliteTable<never>[]): void {
   if (db.prepare("SELECT 1 AS seeded FROM store_meta WHERE key = 'seeded_at'").get()) return;
-  for (const name of COLLECTIONS) {
+  for (const table of tables) {
+    const name = table.def.name;
     const inserts = new Map<string, Statement>();
-    for (const record of seed[name]) {
-      const { columns, values } = tables[name].present(record);
+    for (const record of seed[name] ?? []) {
+      const { columns, values } = table.present(record);
       const sql = insertSql(name, ['id', ...columns.map((c) => c.column)]);
       if (!inserts.has(sql)) inserts.set(sql, db.prepare(sql));
       // Ids continue after the largest seeded id: AUTOINCREMENT's counter moves past every id inserted.
-      inserts.get(sql)!.run(record.id, ...values);
+      inserts.get(sql)!.run((record as { id: number }).id, ...values);
     }
   }
   db.prepare("INSERT INTO store_meta (key, value) VALUES ('seeded_at', ?)").run(new Date().toISOString());
@@ -94,7 +97,7 @@ function seedOnce(db: Connection, seed: SeedData, tables: Record<CollectionName,
 
 /** The reasons a file cannot be opened, in the operator's words. */
 function setupError(err: unknown, file: string): unknown {
-  if (err instanceof StoreSetupError) return err;
+  if (err instanceof StoreSetupError || err instanceof ContractChangeError) return err;
   const code = sqliteCode(err);
   if (code === 'SQLITE_NOTADB') return new StoreSetupError(`SQLITE_FILE ${file} is not a SQLite database`);
   if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM' || code === 'SQLITE_READONLY' || (err as NodeJS.ErrnoException)?.syscall) {

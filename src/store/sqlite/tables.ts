@@ -1,19 +1,18 @@
-import type { FieldOrder } from '../fields';
-import { orderedTables, selectList, type ColumnDef, type TableDef } from '../postgres/tables';
-import type { CollectionName } from '../types';
+import type { ResourceModel } from '../model';
+import { selectList, tableOf, type ColumnDef, type TableDef } from '../tables';
 import type { SqlValue } from './driver';
 
 /**
- * How one collection's records map onto its SQLite table: the same tables and columns as PostgreSQL's
- * (postgres/tables.ts), with SQLite's one difference in values: booleans are stored as 0/1.
+ * How one collection's records map onto its SQLite table (the columns of ../tables.ts, as PostgreSQL's), with
+ * SQLite's differences in values: booleans are 0/1, JSON is text.
  */
 export interface SqliteTable<T> {
   readonly def: TableDef;
-  /** `id, "title", "user_id" AS "userId", ...`: fields in the order answers show them (fields.ts). */
+  /** `id, "title", "user_id" AS "userId", ...`: fields in the order answers show them. */
   readonly select: string;
-  /** A row as read (booleans as 0/1; node:sqlite rows have no prototype) -> a plain record, fields in order. */
+  /** A row as read (booleans as 0/1; node:sqlite rows have no prototype) -> a plain record, shaped as the contract says. */
   fromRow(row: Record<string, unknown>): T;
-  /** The columns `record` has a value for, and those values as SQLite binds them. */
+  /** The columns `record` gives a value (or `null`) for, and those values as SQLite binds them. */
   present(record: object): { columns: ColumnDef[]; values: SqlValue[] };
 }
 
@@ -24,23 +23,30 @@ export interface SqliteTable<T> {
  */
 const UNPAIRED_SURROGATE = /[\uD800-\uDFFF]/u;
 
-function toSql(column: ColumnDef, value: unknown): SqlValue {
-  if (column.type === 'boolean') return value ? 1 : 0;
+/** A field's value as SQLite binds it. */
+export function toSql(column: ColumnDef, value: unknown): SqlValue {
+  if (value === null || value === undefined) return null;
+  if (column.kind === 'boolean') return value ? 1 : 0;
+  if (column.kind === 'json') return JSON.stringify(value);
   if (typeof value === 'string' && UNPAIRED_SURROGATE.test(value)) throw new TypeError(`${column.field} holds an unpaired surrogate, which SQLite cannot store as it is`);
   return value as SqlValue;
 }
 
-function sqliteTable<T>(def: TableDef): SqliteTable<T> {
+export function sqliteTable<T>(resource: ResourceModel): SqliteTable<T> {
+  const def = tableOf(resource);
   const fields = ['id', ...def.columns.map((c) => c.field)];
-  const booleans = def.columns.filter((c) => c.type === 'boolean').map((c) => c.field);
+  const booleans = def.columns.filter((c) => c.kind === 'boolean').map((c) => c.field);
+  const json = def.columns.filter((c) => c.kind === 'json').map((c) => c.field);
+  const { shape } = def;
   return {
     def,
     select: selectList(def),
     fromRow(row) {
       const record: Record<string, unknown> = {};
       for (const field of fields) record[field] = row[field];
-      for (const field of booleans) record[field] = row[field] === 1;
-      return record as T;
+      for (const field of booleans) if (record[field] !== null) record[field] = record[field] === 1;
+      for (const field of json) if (typeof record[field] === 'string') record[field] = JSON.parse(record[field] as string);
+      return (shape ? shape(record) : record) as T;
     },
     present(record) {
       const source = record as Record<string, unknown>;
@@ -48,12 +54,6 @@ function sqliteTable<T>(def: TableDef): SqliteTable<T> {
       return { columns, values: columns.map((c) => toSql(c, source[c.field])) };
     },
   };
-}
-
-/** Every collection's table, columns in `order` (fields.ts). */
-export function sqliteTables(order: FieldOrder): { [K in CollectionName]: SqliteTable<never> } {
-  const tables = orderedTables(order);
-  return Object.fromEntries(Object.entries(tables).map(([name, def]) => [name, sqliteTable(def)])) as { [K in CollectionName]: SqliteTable<never> };
 }
 
 /** `INSERT INTO table ("a", "b") VALUES (?, ?)`. */

@@ -1,0 +1,60 @@
+import { ApiError } from '../http/errors';
+import { specModel } from '../store/model';
+import type { Collection, StoredRecord } from '../store/types';
+import { removed, written } from './handlers/answers';
+import { listResult } from './pagination';
+import type { Precondition } from './conditional';
+import type { Handler, OperationId, RestContext } from './types';
+
+/** What the collection's handlers read of their input: the same for every collection, typed by the operations they serve. */
+interface Input {
+  params: { id: number };
+  query: { limit?: number; offset?: number };
+  body: object;
+  path: string;
+  precondition?: Precondition;
+}
+type AnyHandler = (input: Input, ctx: RestContext) => Promise<unknown>;
+
+/** The operations of one collection with this service's conventions, by what each does. */
+export interface CollectionOperations {
+  /** GET /{name}: the records in id order, or a page of them. */
+  list?: OperationId;
+  /** POST /{name}: a new record from the request body; 201 with the record (and `Location` where the spec declares it). */
+  create?: OperationId;
+  /** GET /{name}/{id}: the record, or 404. */
+  get?: OperationId;
+  /** PUT /{name}/{id}: the fields the body gives (an absent one keeps its value), or 404. */
+  update?: OperationId;
+  /** DELETE /{name}/{id}: 204, or 404. */
+  delete?: OperationId;
+}
+
+/** The handlers of `operations`, each under its operationId and typed by it. */
+export type CollectionHandlers<O extends CollectionOperations> = { [K in NonNullable<O[keyof O]> & OperationId]: Handler<K> };
+
+/**
+ * The handlers of one collection of the contract (src/store/model.ts), by operationId: every field the request
+ * schema declares goes to the store as validated (defaults are the contract's, applied by the store), and the
+ * record the store answers is the response (the record schema is the response schema). A 404 says
+ * `<Record> <id> not found` in the operation's error format. A new collection with these conventions is its
+ * paths and schemas in openapi.yaml and one call of this (docs/changing-the-contract.md).
+ */
+export function collectionHandlers<const O extends CollectionOperations>(name: string, operations: O): CollectionHandlers<O> {
+  let label: string | undefined;
+  const notFound = (id: number) => (): never => {
+    label ??= specModel().resources.get(name)?.label ?? name;
+    throw new ApiError(404, `${label} ${id} not found`);
+  };
+  const of = (store: { collection(name: string): Collection<StoredRecord> }) => store.collection(name);
+  const all: Record<keyof CollectionOperations, AnyHandler> = {
+    list: async ({ query, path }, { store }) => listResult(path, query, await of(store).list(query)),
+    create: async ({ body }, { store }) => ({ status: 201, body: await of(store).create(body) }),
+    get: async ({ params: { id } }, { store }) => ({ status: 200, body: (await of(store).get(id)) ?? notFound(id)() }),
+    update: async ({ params: { id }, body, precondition }, { store }) => written(await of(store).update(id, body, precondition), notFound(id)),
+    delete: async ({ params: { id }, precondition }, { store }) => removed(await of(store).delete(id, precondition), notFound(id)),
+  };
+  const handlers: Record<string, AnyHandler> = {};
+  for (const [kind, operationId] of Object.entries(operations)) if (operationId) handlers[operationId] = all[kind as keyof CollectionOperations];
+  return handlers as unknown as CollectionHandlers<O>;
+}

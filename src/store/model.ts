@@ -1,0 +1,312 @@
+import { buildSchema, getNullableType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { loadGraphqlSdl, loadOpenApi, type OpenApiDocument } from '../spec';
+
+/**
+ * The stored resources, read from the contract: which collections there are, and each one's fields with
+ * their kinds, whether they are required, nullable, their defaults. Every store makes its tables (or maps)
+ * from this, the seed is checked against it, and GraphQL knows from it which fields a stored record has.
+ *
+ * - A REST collection is a path `/{name}` whose GET answers an array of `#/components/schemas/{Schema}`:
+ *   that schema (`Book`) is the shape of its stored record. Its properties are the fields, in the order
+ *   the spec lists them; `required` and `default` are the spec's. A property with `x-alias-of: other` is
+ *   not stored: every answer shows it with the value of `other` (a deprecated name kept for old clients).
+ * - A GraphQL object type with an `id: ID!` field is a stored record too: the REST collection's when a
+ *   schema of the same name is one (`Book`), otherwise a collection of its own, named as the type in lower
+ *   case with an `s` (`User` -> `users`), whose fields are the type's scalar and enum fields (non-null is
+ *   required). A field `posts: [Post!]!` of a stored type makes the posts' records carry their parent's id
+ *   (`userId`): the stored link, which the schema does not show.
+ */
+
+/** How a field's values are kept. */
+export type FieldKind = 'text' | 'integer' | 'number' | 'boolean' | 'json';
+
+export interface FieldModel {
+  /** The record's field (camelCase, as the contract names it). */
+  readonly name: string;
+  /** The SQL column (snake_case). */
+  readonly column: string;
+  readonly kind: FieldKind;
+  /** An integer the contract bounds to 32 bits (PostgreSQL `integer` rather than `bigint`). */
+  readonly small: boolean;
+  /** Every record has a value (the schema's `required`, GraphQL non-null). */
+  readonly required: boolean;
+  /** `null` is a value of the field (`type: [string, 'null']`). */
+  readonly nullable: boolean;
+  /** What a record that does not give the field gets (the schema's `default`). */
+  readonly default?: unknown;
+  /** The collection whose record this field points at (the stored parent link). */
+  readonly parent?: string;
+}
+
+export interface ResourceModel {
+  /** The collection: `books`. */
+  readonly name: string;
+  /** What its records are called in messages and in the contract: `Book`. */
+  readonly label: string;
+  /** The openapi.yaml schema of a REST collection's records. */
+  readonly schema?: string;
+  /** The schema.graphql type of its records, when GraphQL shows them. */
+  readonly type?: string;
+  /** The stored fields, `id` aside, in the order answers show them (the parent link last). */
+  readonly fields: readonly FieldModel[];
+  /** Fields shown with another field's value, not stored. */
+  readonly aliases: ReadonlyMap<string, string>;
+  /** Every key of a record as stores hand it out, in order: `id`, the fields and aliases in the contract's order. */
+  readonly shown: readonly string[];
+  /** The field holding the parent's id, for a collection whose records belong to a parent. */
+  readonly parentKey?: string;
+}
+
+export interface ContractModel {
+  /** Every stored collection, REST ones first, in the order the specs declare them. */
+  readonly resources: ReadonlyMap<string, ResourceModel>;
+  /** The collection behind each GraphQL type that is a stored record. */
+  readonly byType: ReadonlyMap<string, ResourceModel>;
+}
+
+/** The contract cannot be stored as it is written (a shape this service does not keep); the message is one line. */
+export class ModelError extends Error {}
+
+type Json = Record<string, unknown>;
+
+const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const lowerFirst = (name: string): string => name.charAt(0).toLowerCase() + name.slice(1);
+const INT32 = 2147483647;
+const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** A schema with its `$ref`s followed and `allOf` merged; keywords beside a `$ref` win over the target's. */
+function resolve(doc: OpenApiDocument, schema: unknown, seen: string[] = []): Json {
+  if (typeof schema !== 'object' || schema === null) return {};
+  const own = schema as Json;
+  let merged: Json = {};
+  if (typeof own.$ref === 'string') {
+    const ref = own.$ref;
+    if (!ref.startsWith('#/') || seen.includes(ref)) throw new ModelError(`openapi.yaml: cannot follow ${ref}`);
+    let target: unknown = doc;
+    for (const part of ref.slice(2).split('/')) target = (target as Json | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+    if (target === undefined) throw new ModelError(`openapi.yaml: ${ref} points at nothing`);
+    merged = resolve(doc, target, [...seen, ref]);
+  }
+  if (Array.isArray(own.allOf)) {
+    for (const part of own.allOf) {
+      const r = resolve(doc, part, seen);
+      merged = {
+        ...merged,
+        ...r,
+        properties: { ...(merged.properties as Json), ...(r.properties as Json) },
+        required: [...((merged.required as string[]) ?? []), ...((r.required as string[]) ?? [])],
+      };
+    }
+  }
+  const rest = Object.fromEntries(Object.entries(own).filter(([k]) => k !== '$ref' && k !== 'allOf'));
+  return { ...merged, ...rest };
+}
+
+/** The record schema a path's list answers: `#/components/schemas/X` of a GET 200 `type: array` of `$ref`. */
+function listedSchema(doc: OpenApiDocument, item: Json | undefined): string | undefined {
+  const get = item?.get as Json | undefined;
+  const ok = resolve(doc, (get?.responses as Json | undefined)?.['200']);
+  const body = ((ok.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Json | undefined;
+  const ref = (body?.items as Json | undefined)?.$ref;
+  if (body?.type !== 'array' || typeof ref !== 'string') return undefined;
+  const match = /^#\/components\/schemas\/([^/]+)$/.exec(ref);
+  return match?.[1];
+}
+
+function restKind(schema: Json, where: string): { kind: FieldKind; nullable: boolean; small: boolean } {
+  const types = Array.isArray(schema.type) ? (schema.type as string[]) : schema.type === undefined ? [] : [schema.type as string];
+  const nullable = types.includes('null') || schema.nullable === true;
+  const real = types.filter((t) => t !== 'null');
+  let type = real[0];
+  if (real.length > 1) throw new ModelError(`openapi.yaml: ${where} has more than one type (${real.join(', ')}); a stored field has one`);
+  if (type === undefined) {
+    const sample = schema.const ?? (Array.isArray(schema.enum) ? schema.enum[0] : undefined);
+    type = typeof sample === 'string' ? 'string' : typeof sample === 'boolean' ? 'boolean' : typeof sample === 'number' ? 'number' : 'object';
+  }
+  switch (type) {
+    case 'string':
+      return { kind: 'text', nullable, small: false };
+    case 'integer': {
+      const max = typeof schema.maximum === 'number' ? schema.maximum : Infinity;
+      const min = typeof schema.minimum === 'number' ? schema.minimum : -Infinity;
+      return { kind: 'integer', nullable, small: max <= INT32 && min >= -INT32 - 1 };
+    }
+    case 'number':
+      return { kind: 'number', nullable, small: false };
+    case 'boolean':
+      return { kind: 'boolean', nullable, small: false };
+    default:
+      return { kind: 'json', nullable, small: false };
+  }
+}
+
+function restResource(doc: OpenApiDocument, name: string, schemaName: string): ResourceModel {
+  const schema = resolve(doc, { $ref: `#/components/schemas/${schemaName}` });
+  const properties = (schema.properties ?? {}) as Json;
+  if (!('id' in properties)) throw new ModelError(`openapi.yaml: ${schemaName}, the records of /${name}, has no id property`);
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  const fields: FieldModel[] = [];
+  const aliases = new Map<string, string>();
+  for (const [field, raw] of Object.entries(properties)) {
+    if (field === 'id') continue;
+    if (!FIELD_NAME.test(field)) throw new ModelError(`openapi.yaml: ${schemaName}.${field}: a stored field's name is letters, digits and _, starting with a letter`);
+    const property = resolve(doc, raw);
+    const alias = property['x-alias-of'];
+    if (typeof alias === 'string') {
+      if (!(alias in properties) || alias === 'id') throw new ModelError(`openapi.yaml: ${schemaName}.${field} is an alias of ${alias}, which ${schemaName} does not have`);
+      aliases.set(field, alias);
+      continue;
+    }
+    const { kind, nullable, small } = restKind(property, `${schemaName}.${field}`);
+    fields.push({ name: field, column: snake(field), kind, small, required: required.has(field), nullable, ...('default' in property ? { default: property.default } : {}) });
+  }
+  return { name, label: schemaName, schema: schemaName, fields, aliases, shown: ['id', ...Object.keys(properties).filter((f) => f !== 'id')] };
+}
+
+/** Whether a GraphQL type is a stored record: an object type (not a root) with `id: ID!`. */
+function isRecordType(schema: GraphQLSchema, type: unknown): type is GraphQLObjectType {
+  if (!isObjectType(type) || type.name.startsWith('__')) return false;
+  if ([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].includes(type)) return false;
+  const id = type.getFields().id;
+  return !!id && isNonNullType(id.type) && getNullableType(id.type).toString() === 'ID';
+}
+
+function graphqlKind(typeName: string): { kind: FieldKind; small: boolean } {
+  switch (typeName) {
+    case 'String':
+    case 'ID':
+      return { kind: 'text', small: false };
+    case 'Int':
+      return { kind: 'integer', small: true };
+    case 'Float':
+      return { kind: 'number', small: false };
+    case 'Boolean':
+      return { kind: 'boolean', small: false };
+    default:
+      return { kind: 'json', small: false };
+  }
+}
+
+/** The contract's stored resources (see the top of this file). Throws a ModelError, one line, for a shape it cannot store. */
+export function buildModel(doc: OpenApiDocument, sdl: string): ContractModel {
+  const resources = new Map<string, ResourceModel>();
+  const bySchema = new Map<string, ResourceModel>();
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    const match = /^\/([a-z][a-z0-9_]*)$/.exec(path);
+    const schemaName = match && listedSchema(doc, item as Json);
+    if (!match || !schemaName) continue;
+    const resource = restResource(doc, match[1], schemaName);
+    resources.set(resource.name, resource);
+    bySchema.set(schemaName, resource);
+  }
+
+  const schema = buildSchema(sdl);
+  const byType = new Map<string, ResourceModel>();
+  const own: { type: GraphQLObjectType; fields: FieldModel[]; name: string }[] = [];
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isRecordType(schema, type)) continue;
+    const rest = bySchema.get(type.name);
+    if (rest) {
+      byType.set(type.name, rest);
+      continue;
+    }
+    const name = `${snake(lowerFirst(type.name))}s`;
+    if (resources.has(name)) throw new ModelError(`schema.graphql: type ${type.name} would be stored as ${name}, which openapi.yaml serves with another schema`);
+    const fields: FieldModel[] = [];
+    for (const field of Object.values(type.getFields())) {
+      if (field.name === 'id' || field.args.length) continue;
+      const inner = getNullableType(field.type);
+      if (!isScalarType(inner) && !isEnumType(inner)) continue;
+      const { kind, small } = isEnumType(inner) ? { kind: 'text' as const, small: false } : graphqlKind(inner.name);
+      const required = isNonNullType(field.type);
+      fields.push({ name: field.name, column: snake(field.name), kind, small, required, nullable: !required });
+    }
+    own.push({ type, fields, name });
+  }
+  // Parent links: `posts: [Post!]!` on a stored type gives each post its parent's id.
+  const parents = new Map<string, { key: string; parent: string }>();
+  for (const { type, name } of own) {
+    for (const field of Object.values(type.getFields())) {
+      let inner = getNullableType(field.type);
+      if (!isListType(inner)) continue;
+      inner = getNullableType(inner.ofType);
+      const child = own.find((o) => o.type === inner);
+      if (!child) continue;
+      const key = `${lowerFirst(type.name)}Id`;
+      const known = parents.get(child.name);
+      if (known && known.key !== key) throw new ModelError(`schema.graphql: ${child.type.name} is listed by two stored types; a record has one parent`);
+      parents.set(child.name, { key, parent: name });
+    }
+  }
+  for (const { type, fields, name } of own) {
+    const link = parents.get(name);
+    if (link) fields.push({ name: link.key, column: snake(link.key), kind: 'integer', small: false, required: true, nullable: false, parent: link.parent });
+    const resource: ResourceModel = {
+      name,
+      label: type.name,
+      type: type.name,
+      fields,
+      aliases: new Map(),
+      shown: ['id', ...fields.map((f) => f.name)],
+      ...(link ? { parentKey: link.key } : {}),
+    };
+    resources.set(name, resource);
+    byType.set(type.name, resource);
+  }
+  for (const [typeName, resource] of byType) if (resource.schema) resources.set(resource.name, { ...resource, type: typeName });
+  for (const [typeName, resource] of byType) byType.set(typeName, resources.get(resource.name)!);
+  return { resources, byType };
+}
+
+let ofTheSpecs: ContractModel | undefined;
+
+/**
+ * The model of the service's own openapi.yaml and schema.graphql, worked out once per process and kept: the
+ * files do not change while it runs, and every store a test suite makes would read them again.
+ */
+export function specModel(): ContractModel {
+  ofTheSpecs ??= buildModel(loadOpenApi(), loadGraphqlSdl());
+  return ofTheSpecs;
+}
+
+/** A collection of the model, or a one-line error naming it. */
+export function resourceOf(model: ContractModel, name: string): ResourceModel {
+  const resource = model.resources.get(name);
+  if (!resource) throw new ModelError(`the contract has no stored collection ${name}`);
+  return resource;
+}
+
+/**
+ * Makes a record as every store hands it out, from what is stored (`raw`: a value, `null` or nothing for each
+ * field): `id` first, then the fields and aliases in the contract's order. A field with no value is left out,
+ * unless the contract says it is required and may be null (then it is `null`): an optional field a record
+ * does not have is absent, never `null`.
+ */
+export function recordShaper<T>(resource: ResourceModel): (raw: Record<string, unknown>) => T {
+  const steps = resource.shown.map((key) => {
+    const alias = resource.aliases.get(key);
+    const field = resource.fields.find((f) => f.name === key);
+    return { key, from: alias ?? key, keepNull: !!field && field.required && field.nullable };
+  });
+  // Fields the contract does not show (a parent link) follow.
+  for (const field of resource.fields) if (!resource.shown.includes(field.name)) steps.push({ key: field.name, from: field.name, keepNull: false });
+  return (raw) => {
+    const record: Record<string, unknown> = {};
+    for (const { key, from, keepNull } of steps) {
+      const value = raw[from];
+      if (value !== undefined && (value !== null || keepNull)) record[key] = value;
+    }
+    return record as T;
+  };
+}
+
+/** The fields of a new record: what `data` gives, and for each field it does not give, the contract's default. */
+export function withDefaults<T extends object>(resource: ResourceModel, data: Partial<T>): Partial<T> {
+  let out: Record<string, unknown> | undefined;
+  for (const field of resource.fields) {
+    if (!('default' in field) || (data as Record<string, unknown>)[field.name] !== undefined) continue;
+    out ??= { ...data };
+    out[field.name] = structuredClone(field.default);
+  }
+  return (out ?? data) as Partial<T>;
+}
