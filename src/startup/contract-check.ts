@@ -8,6 +8,7 @@ import {
 import { HTTP_METHODS } from '../http/routes';
 import type { OpenApiDocument } from '../spec';
 import { specModel, type ContractModel } from '../store/model';
+import { storedShapeProblems } from './stored-shapes';
 
 /** The contract is only partly implemented: the service must not start. The message is one line. */
 export class ContractError extends Error {}
@@ -94,5 +95,7 @@ export function assertContractImplemented(parts: ContractParts): void {
     const fields = missingResolvers(parts.sdl, parts.resolvers, parts.model);
     if (fields.length) problems.push(`schema.graphql fields without a resolver: ${fields.join(', ')}`);
   }
+  const shapes = storedShapeProblems(parts.openapi, parts.sdl, parts.model ?? specModel());
+  if (shapes.length) problems.push(`operations that do not fit their records: ${shapes.join(', ')}`);
   if (problems.length) throw new ContractError(`Contract not fully implemented: ${problems.join('; ')}`);
 }

@@ -7,6 +7,8 @@ import { loadGraphqlSdl, loadOpenApi } from '../../src/spec';
 import { ContractError, assertContractImplemented, missingResolvers } from '../../src/startup/contract-check';
 import { createMemoryStore } from '../../src/store/memory';
 import { emptySeed } from '../../src/store/seed';
+import { buildModel } from '../../src/store/model';
+import { storedShapeProblems } from '../../src/startup/stored-shapes';
 
 type AppDeps = Parameters<typeof createApp>[0];
 
@@ -90,10 +92,10 @@ describe('startup completeness check: GraphQL', () => {
     expect(missingResolvers(sdl, { Query: { books: { resolve: () => [] } } })).toEqual([]);
   });
 
-  it('when the schema gains an object type with no mapped record, then the check names the type', () => {
+  it('when the schema gains an object type that is no stored record (no id), then each of its fields needs a resolver', () => {
     const sdl = `${loadGraphqlSdl()}\ntype Author { name: String! }\nextend type Query { authors: [Author!]! }`;
     const missing = missingResolvers(sdl, { ...resolvers, Query: { ...resolvers.Query, authors: () => [] } });
-    expect(missing).toEqual(['Author (no stored record is mapped to this type in src/startup/record-fields.ts)']);
+    expect(missing).toEqual(['Author.name']);
   });
 
   it('when an interface has no __resolveType, then the check names it', () => {
@@ -103,5 +105,46 @@ describe('startup completeness check: GraphQL', () => {
 
   it('when only REST parts are given, then the GraphQL half is not checked', () => {
     expect(() => assertContractImplemented({ openapi: loadOpenApi(), handlers })).not.toThrow();
+  });
+});
+
+describe('startup check: operations fit the records they store', () => {
+  type Schemas = Record<string, { properties: Record<string, unknown>; required?: string[] }>;
+  const spec = (edit: (schemas: Schemas) => void) => {
+    const doc = loadOpenApi();
+    edit(doc.components.schemas as Schemas);
+    return doc;
+  };
+
+  it('when a request schema takes a property its record does not store, then the start is refused naming it', () => {
+    const openapi = spec((schemas) => {
+      schemas.BookCreate.properties.isbn = { type: 'string' };
+    });
+    expect(() => assertContractImplemented({ openapi, handlers })).toThrow(/POST \/books takes isbn, which Book does not store/);
+  });
+
+  it('when a create may leave out a field its record requires with no default, then the start is refused naming it', () => {
+    const model = buildModel(
+      spec((schemas) => {
+        schemas.Book.properties.isbn = { type: 'string' };
+        schemas.Book.required!.push('isbn');
+      }),
+      loadGraphqlSdl(),
+    );
+    expect(storedShapeProblems(loadOpenApi(), undefined, model)).toEqual([
+      'POST /books may leave out isbn, which Book requires and gives no default (require it in the request, or give Book.isbn a default)',
+    ]);
+  });
+
+  it('when a GraphQL field is non-null but its record may have no value for it, then the start is refused naming it', () => {
+    const sdl = loadGraphqlSdl().replace('  pages: Int!\n', '  pages: Int!\n  "ISBN."\n  isbn: String!\n');
+    const model = buildModel(spec((schemas) => (schemas.Book.properties.isbn = { type: 'string' })), sdl);
+    expect(storedShapeProblems(loadOpenApi(), sdl, model)).toEqual([
+      'schema.graphql Book.isbn is non-null, but a Book record may have no value for it (make it nullable, or required in openapi.yaml)',
+    ]);
+  });
+
+  it('when the service\'s own contract is checked, then every operation fits', () => {
+    expect(storedShapeProblems(loadOpenApi(), loadGraphqlSdl(), buildModel(loadOpenApi(), loadGraphqlSdl()))).toEqual([]);
   });
 });
