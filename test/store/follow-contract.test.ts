@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadGraphqlSdl, loadOpenApi, type OpenApiDocument } from '../../src/spec';
 import { buildModel, type ContractModel } from '../../src/store/model';
+import { createMemoryStore } from '../../src/store/memory';
 import { createPostgresStore } from '../../src/store/postgres';
 import { loadSeed } from '../../src/store/seed';
 import { readAll, type SeedData, type Store } from '../../src/store/types';
@@ -174,5 +175,16 @@ describePostgres('PostgreSQL', () => {
   followSuite('PostgreSQL', () => {
     const schema = db.newSchema();
     return { open: (model, options) => createPostgresStore({ pool: db.shared(), schema, seed: options?.seed ?? loadSeed('default'), model, root: options?.root }) };
+  });
+});
+
+describe('memory store: optional fields of the contract', () => {
+  it('when a record has no value for an optional field, then it is absent (null clears it), and a default fills a create', async () => {
+    const store = createMemoryStore(loadSeed('default'), contract(addIsbn()));
+    expect(await store.books.get(1)).toEqual({ id: 1, title: expect.any(String), pages: expect.any(Number) });
+    const made = await store.books.create({ title: 'New', isbn: '1' } as never);
+    expect(made).toEqual({ id: 6, title: 'New', pages: 0, isbn: '1' });
+    expect(await store.books.update(made.id, { isbn: null } as never)).toEqual({ id: 6, title: 'New', pages: 0 });
+    expect((await readAll(await store.books.list())).some((book) => 'isbn' in book)).toBe(false);
   });
 });
