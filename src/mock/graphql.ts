@@ -42,7 +42,7 @@ export function fieldsToMock(sdl: string, missing: readonly string[], resolvers:
  * store. A mocked value of an object type is a reference into the mock store (`{ $ref }`); any field of
  * such a value, implemented or not, answers from the mock store too, so a mocked `Book` has mocked
  * fields rather than a stored book's. Values follow the mock store's defaults (strings "Hello World",
- * lists of two), the same for the same field and arguments while the service runs.
+ * lists of two), the same for the same field, arguments and record (or mocked value) while the service runs.
  */
 export function mockUnimplemented({ typeDefs, resolvers, fields }: { typeDefs: string; resolvers: Resolvers; fields: readonly string[] }): GraphQLSchema {
   const schema = makeExecutableSchema({ typeDefs, resolvers });
@@ -72,7 +72,19 @@ export function mockUnimplemented({ typeDefs, resolvers, fields }: { typeDefs: s
     const mockedFields = (mocked.getType(type.name) as typeof type).getFields();
     for (const field of Object.values(type.getFields())) {
       if (wanted.has(`${type.name}.${field.name}`)) {
-        set(type.name, field.name, mockedFields[field.name].resolve);
+        const mockedResolve = mockedFields[field.name].resolve!;
+        if (roots.has(type)) {
+          set(type.name, field.name, mockedResolve);
+          continue;
+        }
+        // On a stored record, the value is kept in the mock store under the record's id: the same record
+        // answers the same value, and the store holds one value per record rather than one per request.
+        set(type.name, field.name, ((source, args, context, info) => {
+          const id = (source as { id?: unknown } | null)?.id;
+          return !isRef(source) && (typeof id === 'string' || typeof id === 'number')
+            ? store.get({ typeName: type.name, key: String(id), fieldName: info.fieldName, fieldArgs: args })
+            : mockedResolve(source, args, context, info);
+        }) satisfies GraphQLFieldResolver<unknown, unknown>);
       } else if (!roots.has(type)) {
         // A field the service implements, on a value that may come from the mock store.
         const own: GraphQLFieldResolver<unknown, unknown> = field.resolve ?? defaultFieldResolver;

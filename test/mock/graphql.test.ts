@@ -15,7 +15,7 @@ describe('MOCK_UNIMPLEMENTED: GraphQL fields with no resolver answer mocked valu
     const lines = logs.filter((line) => String(line.msg).startsWith('MOCK_UNIMPLEMENTED'));
     expect(lines).toHaveLength(1);
     expect(lines[0].msg).toBe(
-      'MOCK_UNIMPLEMENTED: mocking schema.graphql fields Query.quote, Query.featuredBook, Mutation.likeQuote, Book.isbn, Quote.text, Quote.likes',
+      'MOCK_UNIMPLEMENTED: mocking schema.graphql fields Query.quote, Query.featuredBook, Mutation.likeQuote, Book.isbn, Book.rating, Quote.text, Quote.likes',
     );
   });
 
@@ -36,6 +36,15 @@ describe('MOCK_UNIMPLEMENTED: GraphQL fields with no resolver answer mocked valu
     const again = await gql(query);
     expect(again.body).toEqual(first.body);
     expect(logs.some((line) => line.msg === 'graphql operation compiled')).toBe(true);
+  });
+
+  it('when a stored record is read again, then its mocked fields answer the same values', async () => {
+    const ratings = async () => (await gql('{ books { id rating } }')).body.data.books;
+    const first = await ratings();
+    expect(first).toHaveLength(seededBooks.length);
+    for (const book of first) expect(Number.isInteger(book.rating)).toBe(true);
+    expect(await ratings()).toEqual(first);
+    expect(await ratings()).toEqual(first);
   });
 
   it('when a mocked field returns a stored type, then its fields are mocked too, and the store is not read for it', async () => {
@@ -67,7 +76,7 @@ describe('without MOCK_UNIMPLEMENTED, a schema with unimplemented fields is refu
     }
     expect(error).toBeInstanceOf(ContractError);
     const message = (error as Error).message;
-    expect(message).toMatch(/^Contract not fully implemented: schema\.graphql fields without a resolver: Query\.quote, Query\.featuredBook, Mutation\.likeQuote, Book\.isbn, Quote\b/);
+    expect(message).toMatch(/^Contract not fully implemented: schema\.graphql fields without a resolver: Query\.quote, Query\.featuredBook, Mutation\.likeQuote, Book\.isbn, Book\.rating, Quote\b/);
     expect(message).not.toContain('\n');
   });
 });

@@ -132,6 +132,7 @@ extend type Mutation {
 }
 extend type Book {
   isbn: String!
+  rating: Int!
 }
 `;
 }
