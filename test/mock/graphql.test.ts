@@ -1,6 +1,13 @@
-import { graphql } from 'graphql';
-import { mockUnimplemented } from '../../src/mock/graphql';
-import { ContractError } from '../../src/startup/contract-check';
+import { execute, graphql, parse } from 'graphql';
+import { createContext } from '../../src/graphql/context';
+import { createExecutor } from '../../src/graphql/execution';
+import { LargeAnswers } from '../../src/graphql/large-answers';
+import { resolvers } from '../../src/graphql/resolvers';
+import { buildSchema } from '../../src/graphql/schema';
+import { createLogger } from '../../src/logger';
+import { fieldsToMock, mockUnimplemented } from '../../src/mock/graphql';
+import { ContractError, missingResolvers } from '../../src/startup/contract-check';
+import { createMemoryStore } from '../../src/store/memory';
 import { loadSeed } from '../../src/store/seed';
 import { buildApp, sdlWithUnimplemented } from './support';
 
@@ -88,5 +95,21 @@ describe('mocked abstract types', () => {
     const result = await graphql({ schema, source: '{ count node { __typename id ... on Thing { name } } }' });
     expect(result.errors).toBeUndefined();
     expect(result.data).toEqual({ count: 3, node: { __typename: 'Thing', id: expect.any(String), name: expect.any(String) } });
+  });
+});
+
+describe('mocked fields through compiled execution', () => {
+  it('when a query with mocked and stored fields is compiled (graphql-jit), then its compiled form answers it as graphql-js does, with no fallback', async () => {
+    const schema = buildSchema(resolvers, { typeDefs: sdl, mock: fieldsToMock(sdl, missingResolvers(sdl, resolvers), resolvers) });
+    const executor = createExecutor(schema, { cacheSize: 10, compileAfter: 0 });
+    const answers = new LargeAnswers({ maxItems: 20000, slots: 4, waitMs: 1000 });
+    const store = createMemoryStore(loadSeed('default'));
+    const contextValue = () => createContext(store, createLogger('silent'), answers.budget());
+    const document = parse('{ books { id title isbn rating } quote { text likes } featuredBook { title rating } }');
+    const reference = await execute({ schema, document, contextValue: contextValue() });
+    const compiled = await executor.execute({ schema, document, contextValue: contextValue() });
+    expect(compiled.errors).toBeUndefined();
+    expect(compiled).toEqual(reference);
+    expect(executor.stats).toMatchObject({ compiled: 1, compiledRuns: 1, fallbacks: 0 });
   });
 });
