@@ -47,7 +47,9 @@ export function fieldsToMock(sdl: string, missing: readonly string[], resolvers:
 export function mockUnimplemented({ typeDefs, resolvers, fields }: { typeDefs: string; resolvers: Resolvers; fields: readonly string[] }): GraphQLSchema {
   const schema = makeExecutableSchema({ typeDefs, resolvers });
   const store = createMockStore({ schema });
-  // preserveResolvers: only the listed fields take the mocked schema's resolvers; the others keep the service's.
+  // Only the listed fields (which have no resolver of their own, so the mocked schema gives them its plain mock
+  // resolver) and abstract types without __resolveType take the mocked schema's resolvers. Its wrappers of the
+  // implemented fields, which run the mock beside the service's resolver and merge the two, are not used.
   const mocked = addMocksToSchema({ schema, store, preserveResolvers: true });
   const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]);
   const wanted = new Set(fields);
