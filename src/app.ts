@@ -25,12 +25,13 @@ import { security } from './http/security';
 import type { Logger } from './logger';
 import { HEALTH_PATHS, type Lifecycle } from './ops/health';
 import { createMetrics } from './ops/metrics';
+import { planMocks } from './mock';
 import { handlers as defaultHandlers } from './rest/handlers';
 import { restRouter } from './rest/registrar';
 import { responseChecks } from './rest/response-check';
 import type { Handlers } from './rest/types';
 import { loadGraphqlSdl, loadOpenApi, projectRoot, type OpenApiDocument } from './spec';
-import { assertContractImplemented } from './startup/contract-check';
+import { assertContractImplemented, assertStoredShapes } from './startup/contract-check';
 import type { Store } from './store/types';
 
 export interface AppDeps {
@@ -40,6 +41,8 @@ export interface AppDeps {
   /** Overridable for tests (e.g. a build with a handler removed). */
   handlers?: Partial<Handlers>;
   openapi?: OpenApiDocument;
+  /** schema.graphql's text; overridable for tests (e.g. a schema with a field nobody implemented). */
+  sdl?: string;
   /** Overridable for tests (e.g. a build with a resolver removed). */
   resolvers?: Resolvers;
   /** Set by server.ts on SIGTERM/SIGINT (`draining`); /health/ready answers 503 from then on. */
@@ -59,18 +62,22 @@ export function createApp({
   logger,
   handlers = defaultHandlers,
   openapi = loadOpenApi(),
+  sdl = loadGraphqlSdl(),
   resolvers = defaultResolvers,
   lifecycle = { draining: false },
 }: AppDeps): Express {
   // A half-implemented contract never serves: throws one line naming every missing handler/resolver.
-  assertContractImplemented({ openapi, handlers, sdl: loadGraphqlSdl(), resolvers });
+  // With MOCK_UNIMPLEMENTED, what is missing answers mocked values from the contract instead (src/mock/).
+  const mocks = config.mockUnimplemented ? planMocks({ openapi, handlers, sdl, resolvers }, logger) : undefined;
+  if (!mocks) assertContractImplemented({ openapi, handlers, sdl, resolvers });
+  else assertStoredShapes({ openapi, handlers, sdl, resolvers });
   // Prometheus metrics on this app's own registry; the request log and the metrics share one clock.
   const metrics = config.metricsEnabled ? createMetrics({ store, path: config.metricsPath }) : undefined;
   // Every path the service answers: the spec's operations, and these routes of its own (their path
   // is outside openapi.yaml: the GraphQL endpoint, the docs and spec files, the metrics when they are on).
   // Big answers (REST lists, large GraphQL results) are written in chunks, a few per turn of the event loop.
   const turns = new WriteTurns();
-  const graphql = graphqlEndpoint({ store, config, logger, resolvers, metrics: metrics?.graphql, idempotencyKey: idempotencyKeyRule(openapi), turns });
+  const graphql = graphqlEndpoint({ store, config, logger, resolvers, schemaOptions: { typeDefs: sdl, mock: mocks?.graphqlFields }, metrics: metrics?.graphql, idempotencyKey: idempotencyKeyRule(openapi), turns });
   const graphiql = graphiqlPage();
   const own: OwnRoute[] = [
     {
@@ -138,6 +145,7 @@ export function createApp({
       check: config.validateResponses ? responseChecks(openapi) : undefined,
       representation: hash('sha1', `${SERVICE_VERSION}\n${JSON.stringify(openapi)}`, 'base64url'),
       turns,
+      mock: mocks?.rest,
     }),
   );
   // The service is the app's last two express layers: its pipeline and its error handler. What a user adds

@@ -29,6 +29,8 @@ export interface Config {
   dbQueueTimeoutMs: number;
   /** Validate every response against openapi.yaml (on in tests; a drifting response becomes a 500). */
   validateResponses: boolean;
+  /** Operations with no handler and GraphQL fields with no resolver answer mocked values from the contract (src/mock/) instead of stopping the start. */
+  mockUnimplemented: boolean;
   graphql: {
     maxDepth: number;
     maxAliases: number;
@@ -188,6 +190,7 @@ export function loadConfig(env: Env = process.env): Config {
     dbQueueLimit: integer(env, 'DB_QUEUE_LIMIT', 1000, 0, 1000000),
     dbQueueTimeoutMs: integer(env, 'DB_QUEUE_TIMEOUT_MS', 10000, 1, 600000),
     validateResponses: bool(env, 'VALIDATE_RESPONSES', false),
+    mockUnimplemented: bool(env, 'MOCK_UNIMPLEMENTED', false),
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 10, 1, 1000),
       maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 30, 0, 100000),

@@ -19,7 +19,7 @@ import { LargeAnswers, LargeAnswersBusy, type ResultBudget } from './large-answe
 import { aliasLimit, depthLimit } from './limits';
 import { BUSY_MESSAGE, errorMasking } from './masking';
 import { plainResult } from './plain-result';
-import { buildSchema } from './schema';
+import { buildSchema, type SchemaOptions } from './schema';
 import { codedError, requestParamsReader, transportError, withTransportBody } from './transport';
 
 export interface GraphqlEndpointDeps {
@@ -28,6 +28,8 @@ export interface GraphqlEndpointDeps {
   logger: Logger;
   /** Overridable for tests; the real resolvers otherwise. */
   resolvers?: Resolvers;
+  /** schema.graphql's text, and the fields with no resolver to answer with mocked values (src/graphql/schema.ts). */
+  schemaOptions?: SchemaOptions;
   /** Where compiled, refused and executed documents are counted; nothing is counted without it. */
   metrics?: GraphqlMetrics;
   /** Which Idempotency-Key values a keyed mutation takes: openapi.yaml's rule (src/http/idempotency.ts). */
@@ -90,8 +92,8 @@ function refusalReason(errors: readonly GraphQLError[]): RefusalReason {
  *   the plain serialisation of clean results (plain-result.ts);
  * - `formatError`: masking of unexpected errors (masking.ts).
  */
-export function graphqlEndpoint({ store, config, logger, resolvers, metrics = NO_GRAPHQL_METRICS, idempotencyKey, turns }: GraphqlEndpointDeps): RequestHandler {
-  const schema = buildSchema(resolvers);
+export function graphqlEndpoint({ store, config, logger, resolvers, schemaOptions, metrics = NO_GRAPHQL_METRICS, idempotencyKey, turns }: GraphqlEndpointDeps): RequestHandler {
+  const schema = buildSchema(resolvers, schemaOptions);
   const { maxDepth, maxAliases, maxTokens, documentCacheSize, compiledCacheSize, compileAfter } = config.graphql;
   const documents = documentPreparer(schema, [depthLimit(maxDepth), aliasLimit(maxAliases)], { maxTokens, maxNesting: maxDepth + NESTING_ALLOWANCE, cacheSize: documentCacheSize });
   metrics.cachedDocuments(() => documents.cache.size);

@@ -5,14 +5,15 @@ import type { Config } from '../config';
 import { ApiError, sendError } from './errors';
 import { fixedHeaders, recordFixedHeaders } from './perf/fixed-headers';
 import { RateLimiter } from './rate-limit';
+import { MOCK_HEADER } from '../mock/rest';
 import { loadOpenApi } from '../spec';
 import { messageFormat, routeOf, type Route, type SpecHeaders } from './routes';
 import { specHeaders } from './spec-routes';
 
-/** Request headers the service reads itself, beyond the spec's header parameters. */
-const SERVICE_REQUEST_HEADERS = ['Content-Type', 'Accept', 'X-Request-Id'];
+/** Request headers the service reads itself, beyond the spec's header parameters (Prefer: by mocked operations, src/mock/rest.ts). */
+const SERVICE_REQUEST_HEADERS = ['Content-Type', 'Accept', 'X-Request-Id', 'Prefer'];
 /** Response headers the service writes itself, beyond the spec's response headers. */
-const SERVICE_RESPONSE_HEADERS = ['X-Request-Id'];
+const SERVICE_RESPONSE_HEADERS = ['X-Request-Id', MOCK_HEADER];
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /** Request headers a cross-origin script may send (beyond the CORS-safelisted ones): the service's own and the spec's. */

@@ -4,6 +4,7 @@ import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, requestFingerprint } from
 import { matchOf, type OperationInfo, type Route, type RouteTable } from '../http/routes';
 import type { Store } from '../store/types';
 import { writeJsonList } from '../http/json-stream';
+import type { MockAnswer } from '../mock/rest';
 import type { WriteTurns } from '../http/write-turns';
 import { JSON_TYPE, sendEmpty, sendText, TEXT_TYPE } from '../http/send';
 import { evaluate, listEtag, preconditionFailed, preconditionsOf, taggedMemo, writePrecondition, type Preconditions, type Tagger } from './conditional';
@@ -22,7 +23,9 @@ interface AnyResult {
 interface Bound {
   route: Route;
   op: OperationInfo;
-  handler: AnyHandler;
+  /** The operation's handler; when it has none, its mocked answer (`mock`). */
+  handler?: AnyHandler;
+  mock?: MockAnswer;
   /** Response validation of this operation's answers, when it is on. */
   check?: OperationCheck;
 }
@@ -35,6 +38,8 @@ export interface WriteOptions {
   representation: string;
   /** The app's share of the event loop between answers written in chunks (src/http/write-turns.ts). */
   turns: WriteTurns;
+  /** With MOCK_UNIMPLEMENTED: the answer of an operation that has no handler (src/mock/rest.ts). Without it, a missing handler stops the start. */
+  mock?: (route: Route, op: OperationInfo) => MockAnswer;
 }
 
 /**
@@ -59,8 +64,9 @@ export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestCont
     const byMethod = new Map<string, Bound>();
     for (const op of Object.values(route.operations)) {
       const handler = handlers[op.operationId as OperationId] as AnyHandler | undefined;
-      if (!handler) throw new Error(`openapi.yaml operation ${op.operationId} has no handler`);
-      byMethod.set(op.method, { route, op, handler, check: options.check?.(op.operationId) });
+      const mock = handler ? undefined : options.mock?.(route, op);
+      if (!handler && !mock) throw new Error(`openapi.yaml operation ${op.operationId} has no handler`);
+      byMethod.set(op.method, { route, op, handler, mock, check: options.check?.(op.operationId) });
     }
     byRoute.set(route, byMethod);
   }
@@ -70,7 +76,7 @@ export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestCont
     // The route table has answered unknown paths and methods: a spec operation is bound here.
     const match = matchOf(req)!;
     const bound = byRoute.get(match.route)!.get(req.method)!;
-    const { op, handler } = bound;
+    const { op, handler, mock } = bound;
     const key = op.idempotencyKey ? req.get(IDEMPOTENCY_KEY) : undefined;
     const pre = op.conditional ? preconditionsOf(req) : undefined;
     let answer: Promise<AnyResult>;
@@ -78,8 +84,9 @@ export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestCont
       const input = toInput(req, match.route, match.params, op, pre, tag);
       // The service's own context, or a copy on the keyed operation's transaction store. The handler's own
       // promise is used as it is (Promise.resolve adds no step to a native promise).
-      const run = (store: Store) => Promise.resolve(handler(input, store === ctx.store ? ctx : { ...ctx, store }) as AnyResult | Promise<AnyResult>);
-      answer = key === undefined ? run(ctx.store) : once(ctx, key, requestFingerprint(req.method, input.path, req.body), run);
+      const run = (store: Store) => Promise.resolve(handler!(input, store === ctx.store ? ctx : { ...ctx, store }) as AnyResult | Promise<AnyResult>);
+      // An operation with no handler (MOCK_UNIMPLEMENTED) answers from openapi.yaml (src/mock/rest.ts): it stores nothing, so it keeps no key.
+      answer = mock ? Promise.resolve(mock(req)) : key === undefined ? run(ctx.store) : once(ctx, key, requestFingerprint(req.method, input.path, req.body), run);
     } catch (error) {
       return next(error);
     }
