@@ -1,10 +1,12 @@
 'use strict';
-// node bench/compare.js A B [--only=id,id] [--rounds=N] [--duration=S] [--env=NAME=VALUE,...]
+// node bench/compare.js A B [--only=id,id] [--rounds=N] [--duration=S] [--env=NAME=VALUE,...] [--env-a=...] [--env-b=...]
 // A and B are builds of this service: a folder holding dist/src/server.js (for example a git worktree of
 // an older commit, built with `npx tsc -p tsconfig.build.json`) or a git revision, which is then checked
 // out into a temporary worktree and built. Each workload runs A and B alternately (A B, B A, ...) on
 // the same pinned core and reports the median B/A ratio of req/s and of server CPU time per request.
 // This is how a change to the service is measured (docs/design.md, "Speed tricks"); it never writes BENCHMARKS.md.
+// --env sets the environment of both builds (STORE=sqlite: each on a SQLite file of its own, new per workload);
+// --env-a and --env-b one build's (DATABASE_URL=...: each build on a database of its own).
 const { mkdtempSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -19,13 +21,15 @@ function parse(argv) {
     console.log('usage: node bench/compare.js A B [--only=get-book,gql-nested] [--rounds=6] [--duration=5] [--env=NAME=VALUE,...]');
     process.exit(positional.length === 2 ? 0 : 2);
   }
-  const env = Object.fromEntries((flags.env ? flags.env.split(',') : []).map((kv) => kv.split(/=(.*)/s).slice(0, 2)));
+  const envOf = (flag) => Object.fromEntries((flag ? flag.split(',') : []).map((kv) => kv.split(/=(.*)/s).slice(0, 2)));
+  const env = envOf(flags.env);
   return {
     builds: positional,
     only: (flags.only ?? 'get-book,post-book,gql-books,gql-nested').split(','),
     rounds: Number(flags.rounds ?? 6),
     duration: Number(flags.duration ?? 5),
     env,
+    envs: [envOf(flags['env-a']), envOf(flags['env-b'])],
   };
 }
 

@@ -18,11 +18,12 @@ function cpuMs(pid) {
 }
 
 /**
- * Measures `builds` ([A, B]: build folders or git revisions, see ./builds.js) on the workloads `only` names.
+ * Measures `builds` ([A, B]: build folders or git revisions, see ./builds.js) on the workloads `only` names,
+ * each started with `env` and its own of `envs` (a SQLite file of its own in any case).
  * One row per workload: B/A req/s and A/B server CPU time per request (each a summary of the per-round
  * ratios), and each build's median req/s and CPU µs per request. `onRow` sees each row as it is measured.
  */
-async function compareBuilds({ builds, only, rounds, duration, connections = 16, warmup = 2, env = {} }, { tmp, cpus, onRow = () => undefined }) {
+async function compareBuilds({ builds, only, rounds, duration, connections = 16, warmup = 2, env = {}, envs = [{}, {}] }, { tmp, cpus, onRow = () => undefined }) {
   const scripts = builds.map((b) => path.join(buildDist(b, tmp), 'server.js'));
   const rows = [];
   for (const id of only) {
@@ -32,7 +33,9 @@ async function compareBuilds({ builds, only, rounds, duration, connections = 16,
     const servers = [];
     try {
       for (const [i, script] of scripts.entries()) {
-        servers.push(await startServer('service', { seedFile: seed, cpu: cpus?.server, script, label: 'AB'[i], extraEnv: env }));
+        // Each build on a file of its own (with STORE=sqlite: one process per file), new for each workload.
+        const own = { SQLITE_FILE: path.join(tmp, `${w.id}-${'AB'[i]}.sqlite`), ...env, ...envs[i] };
+        servers.push(await startServer('service', { seedFile: seed, cpu: cpus?.server, script, label: 'AB'[i], extraEnv: own }));
       }
       for (const srv of servers) {
         const problem = await probe(srv.url, w.request);

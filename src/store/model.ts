@@ -8,7 +8,8 @@ import { loadGraphqlSdl, loadOpenApi, type OpenApiDocument } from '../spec';
  *
  * - A REST collection is a path `/{name}` whose GET answers an array of `#/components/schemas/{Schema}`:
  *   that schema (`Book`) is the shape of its stored record. Its properties are the fields, in the order
- *   the spec lists them; `required` and `default` are the spec's. A property with `x-alias-of: other` is
+ *   the spec lists them; `required` is the schema's, `default` the schema's or else the create's request
+ *   schema's (`POST /{name}`). A property with `x-alias-of: other` is
  *   not stored: every answer shows it with the value of `other` (a deprecated name kept for old clients).
  * - A GraphQL object type with an `id: ID!` field is a stored record too: the REST collection's when a
  *   schema of the same name is one (`Book`), otherwise a collection of its own, named as the type in lower
@@ -140,8 +141,17 @@ function restKind(schema: Json, where: string): { kind: FieldKind; nullable: boo
   }
 }
 
+/** The properties of the JSON body a create (`POST /{name}`) takes, with their keywords resolved. */
+function createProperties(doc: OpenApiDocument, name: string): Json {
+  const post = (doc.paths?.[`/${name}`] as Json | undefined)?.post as Json | undefined;
+  const body = resolve(doc, post?.requestBody);
+  const schema = resolve(doc, ((body.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema);
+  return (schema.properties ?? {}) as Json;
+}
+
 function restResource(doc: OpenApiDocument, name: string, schemaName: string): ResourceModel {
   const schema = resolve(doc, { $ref: `#/components/schemas/${schemaName}` });
+  const onCreate = createProperties(doc, name);
   const properties = (schema.properties ?? {}) as Json;
   if (!('id' in properties)) throw new ModelError(`openapi.yaml: ${schemaName}, the records of /${name}, has no id property`);
   const required = new Set((schema.required as string[] | undefined) ?? []);
@@ -158,7 +168,10 @@ function restResource(doc: OpenApiDocument, name: string, schemaName: string): R
       continue;
     }
     const { kind, nullable, small } = restKind(property, `${schemaName}.${field}`);
-    fields.push({ name: field, column: snake(field), kind, small, required: required.has(field), nullable, ...('default' in property ? { default: property.default } : {}) });
+    // The record schema's default, else the create's: what a record that lacks the field gets.
+    const created = field in onCreate ? resolve(doc, onCreate[field]) : {};
+    const fallback = 'default' in property ? { default: property.default } : 'default' in created ? { default: created.default } : {};
+    fields.push({ name: field, column: snake(field), kind, small, required: required.has(field), nullable, ...fallback });
   }
   return { name, label: schemaName, schema: schemaName, fields, aliases, shown: ['id', ...Object.keys(properties).filter((f) => f !== 'id')] };
 }

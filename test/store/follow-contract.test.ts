@@ -91,6 +91,19 @@ function followSuite(kind: string, opener: Opener): void {
       expect(((await after.books.create({ title: 'Fresh' })) as Record<string, unknown>).isbn).toBe('unknown');
     });
 
+    it('when a field becomes required and only the create\'s request schema gives its default, then stored records get that default', async () => {
+      const open = data();
+      await (await open(contract(addIsbn()), { seed: seed() })).close();
+      const after = await open(
+        contract((doc) => {
+          addIsbn()(doc);
+          doc.components.schemas.BookCreate.properties.isbn = { type: 'string', default: 'none' };
+          doc.components.schemas.Book.required!.push('isbn');
+        }),
+      );
+      expect(((await after.books.get(2)) as Record<string, unknown>).isbn).toBe('none');
+    });
+
     it('when a field becomes required with no default while stored records lack it, then the start stops with one line naming it', async () => {
       const open = data();
       await (await open(contract(addIsbn()), { seed: seed() })).close();
