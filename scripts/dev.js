@@ -168,16 +168,16 @@ function createService() {
   return { start, restart, close, kill };
 }
 
-/** The type-checker child; `changed(events, at)` hands it what the watcher saw. */
-function createTypeChecker() {
-  const child = fork(path.join(__dirname, 'dev', 'typecheck.js'), [root, outDir], {
+/** A type-checker child (`saved` or `all`, scripts/dev/typecheck.js); `changed(events, at)` hands it what the watcher saw. */
+function createTypeChecker(mode) {
+  const child = fork(path.join(__dirname, 'dev', 'typecheck.js'), [root, outDir, mode], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, DEV_COLOR: COLOR ? '1' : '0' },
   });
-  // Below the service in the scheduler's eyes: a restart comes first, the type errors a moment later.
+  // The whole project's check below the service in the scheduler's eyes: a restart comes first.
   try {
-    os.setPriority(child.pid, 10);
+    if (mode === 'all') os.setPriority(child.pid, 5);
   } catch {
     // not allowed here: same priority then
   }
@@ -269,7 +269,11 @@ async function main() {
   if (broken.size) reportBroken();
 
   const service = createService();
-  const types = createTypeChecker();
+  const checkers = [createTypeChecker('saved'), createTypeChecker('all')];
+  const types = {
+    changed: (events, at) => checkers.forEach((checker) => checker.changed(events, at)),
+    close: () => checkers.forEach((checker) => checker.close()),
+  };
   process.on('exit', () => {
     service.kill();
     types.close();

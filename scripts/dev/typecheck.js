@@ -1,14 +1,17 @@
-// The dev loop's type-checker, a child process of scripts/dev.js so its work never delays a restart:
+// The dev loop's type-checkers, child processes of scripts/dev.js so their work never delays a restart:
 // TypeScript's watch API over tsconfig.json (what `npm run typecheck` checks: src, generated, tests,
-// scripts), with a semantic-diagnostics builder, so a save re-checks only the files it affects.
-// It does not watch the disk itself: the parent's watcher sends each change (`{ events: [{ type, path }] }`)
-// and this process calls the callbacks TypeScript registered for that path. Its state is kept in
-// <outDir>/typecheck.tsbuildinfo, so the next `npm run dev` starts from it.
-// Prints one line per error, `file:line:col error TSnnnn: message`, then `[types] ok` or the count.
+// scripts). Two of them run, one per mode:
+//   saved: after each save, checks the saved files only and prints their errors at once (a second or so).
+//   all:   keeps the whole project's result with a semantic-diagnostics builder (a save re-checks the files it
+//          affects, which takes longer when many import the saved file), and prints it all: each error, then
+//          `ok` or the count. Its state is kept in <outDir>/typecheck.tsbuildinfo for the next `npm run dev`.
+// Neither watches the disk: the parent's watcher sends each change (`{ events: [{ type, path }], at }`) and
+// this process calls the callbacks TypeScript registered for that path.
+// An error is printed as `file:line:col error TSnnnn: message`.
 const path = require('node:path');
 const ts = require('typescript');
 
-const [root, outDir] = process.argv.slice(2);
+const [root, outDir, mode] = process.argv.slice(2);
 const COLOR = process.env.DEV_COLOR === '1';
 const paint = (code) => (text) => (COLOR ? `\x1b[${code}m${text}\x1b[0m` : text);
 const [magenta, red, green] = [paint(35), paint(31), paint(32)];
@@ -35,9 +38,9 @@ const system = {
 };
 
 let changedAt;
-/** Set by each change the parent sends: a check under way stops between two files and starts over. */
+/** Set by each change the parent sends: a check of the whole project under way stops between two files. */
 let changedSince = false;
-/** TypeScript files of the last change. */
+/** TypeScript files saved since the last check (mode `saved`). */
 let lastSaved = [];
 
 const describe = (d) => {
@@ -51,43 +54,50 @@ const describe = (d) => {
 };
 const errorsOf = (diagnostics) => diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error);
 
-/**
- * Checks what the change affects one file at a time, the saved files first, printing each file's errors
- * as soon as it is checked; between two files it lets a newer change in. Then the summary, with the
- * errors of files this round did not need to check.
- */
-function check(builder) {
-  changedSince = false;
-  const printed = new Set();
-  const print = (diagnostics) => {
-    for (const d of errorsOf(diagnostics)) {
-      const line = describe(d);
-      if (printed.has(line)) continue;
-      if (!printed.size) say(red('type errors:'));
-      printed.add(line);
-      process.stdout.write(`${line}\n`);
-    }
-  };
-  // The files just saved come first, before what earlier changes still have to check.
+let warm = false;
+
+/** Mode `saved`: the saved files' errors, or that they have none. */
+function checkSaved(builder) {
+  const program = builder.getProgram();
+  if (!warm) {
+    // The first check binds every file and warms the compiler up (seconds): done now, not at the first save.
+    warm = true;
+    const entry = program.getSourceFile(path.join(root, 'src', 'server.ts')) ?? program.getSourceFiles()[0];
+    if (entry) program.getSemanticDiagnostics(entry);
+  }
   for (const file of lastSaved) {
-    const source = builder.getProgram().getSourceFile(file);
-    if (source) print(builder.getSemanticDiagnostics(source));
+    const source = program.getSourceFile(file);
+    if (!source) continue;
+    const errors = errorsOf([...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]);
+    const took = changedAt ? ` (${Date.now() - changedAt} ms after the save)` : '';
+    if (!errors.length) say(green(`${path.relative(root, file)}: no type errors${took}`));
+    else {
+      say(red(`${path.relative(root, file)}: ${errors.length} type error${errors.length > 1 ? 's' : ''}${took}:`));
+      for (const d of errors) process.stdout.write(`${describe(d)}\n`);
+    }
   }
   lastSaved = [];
+  changedAt = undefined;
+}
+
+/**
+ * Mode `all`: checks what the change affects one file at a time, letting a newer change in between two
+ * files (then the watch program builds again and this starts over), then prints the whole project's errors.
+ */
+function checkAll(builder) {
+  changedSince = false;
   const step = () => {
-    if (changedSince) return; // the watch program builds again, and calls check again
+    if (changedSince) return;
     const deadline = Date.now() + 50;
-    let next;
-    while ((next = builder.getSemanticDiagnosticsOfNextAffectedFile())) {
-      print(next.result);
+    while (builder.getSemanticDiagnosticsOfNextAffectedFile()) {
       if (Date.now() > deadline) return setImmediate(step);
     }
-    summary(builder, printed);
+    summary(builder);
   };
   step();
 }
 
-function summary(builder, printed) {
+function summary(builder) {
   const program = builder.getProgram();
   const errors = errorsOf([
     ...builder.getConfigFileParsingDiagnostics(),
@@ -100,25 +110,21 @@ function summary(builder, printed) {
   const took = changedAt ? ` (${Date.now() - changedAt} ms after the save)` : '';
   changedAt = undefined;
   if (!errors.length) return say(green(`ok: ${program.getRootFileNames().length} files${took}`));
-  const rest = errors.map(describe).filter((line) => !printed.has(line));
-  if (rest.length) {
-    say(red(printed.size ? 'and, in files this change did not affect:' : 'type errors:'));
-    for (const line of rest) process.stdout.write(`${line}\n`);
-  }
-  say(red(`${errors.length} type error${errors.length > 1 ? 's' : ''}${took}`));
+  say(red(`${errors.length} type error${errors.length > 1 ? 's' : ''} in the project${took}:`));
+  for (const d of errors) process.stdout.write(`${describe(d)}\n`);
 }
 
 const host = ts.createWatchCompilerHost(
   path.join(root, 'tsconfig.json'),
   // removeComments: a file whose comments alone changed (a description in a spec) does not make the
   // files that import it checked again.
-  { noEmit: true, incremental: true, tsBuildInfoFile: path.join(outDir, 'typecheck.tsbuildinfo'), removeComments: true },
+  mode === 'all' ? { noEmit: true, incremental: true, tsBuildInfoFile: path.join(outDir, 'typecheck.tsbuildinfo'), removeComments: true } : { noEmit: true },
   system,
-  ts.createSemanticDiagnosticsBuilderProgram,
+  mode === 'all' ? ts.createSemanticDiagnosticsBuilderProgram : ts.createAbstractBuilder,
   () => undefined, // diagnostics are reported by afterProgramCreate, all at once
   () => undefined, // and so is the status
 );
-host.afterProgramCreate = check;
+host.afterProgramCreate = mode === 'all' ? checkAll : checkSaved;
 ts.createWatchProgram(host);
 
 /** Calls what TypeScript registered for a changed path: the file's watchers, then its folders'. True when there was one. */
@@ -144,6 +150,8 @@ process.on('message', (message) => {
   if (!seen) return;
   changedAt ??= message.at ?? Date.now();
   changedSince = true;
-  lastSaved = message.events.map((event) => normalize(event.path)).filter((file) => /\.(m|c)?tsx?$/.test(file));
+  const saved = message.events.map((event) => normalize(event.path)).filter((file) => /\.(m|c)?tsx?$/.test(file));
+  // What codegen writes is checked with the project, not as a save.
+  lastSaved = [...new Set([...lastSaved, ...saved.filter((file) => !file.startsWith(path.join(root, 'generated') + path.sep))])];
 });
 process.on('disconnect', () => process.exit(0));
