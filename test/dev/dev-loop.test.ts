@@ -64,9 +64,10 @@ beforeAll(async () => {
   for (const name of COPIED) cpSync(path.join(projectRoot, name), file(name), { recursive: true });
   symlinkSync(path.join(projectRoot, 'node_modules'), file('node_modules'), 'dir');
   port = await freePort();
+  const { MOCK_UNIMPLEMENTED: _unset, ...env } = process.env;
   dev = spawn(process.execPath, [file('scripts/dev.js')], {
     cwd: dir,
-    env: { ...process.env, PORT: String(port), STORE: 'memory', LOG_LEVEL: 'info', NO_COLOR: '1' },
+    env: { ...env, PORT: String(port), STORE: 'memory', LOG_LEVEL: 'info', NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   dev.stdout!.on('data', (chunk) => (output += chunk));
@@ -88,6 +89,14 @@ afterAll(async () => {
 });
 
 describe('npm run dev', () => {
+  it('runs the service with MOCK_UNIMPLEMENTED=true when it is not set', () => {
+    const pids = [...output.matchAll(/\((\d+)\): starting/g)].map((match) => match[1]);
+    expect(pids.length).toBeGreaterThan(0);
+    const environ = `/proc/${pids[pids.length - 1]}/environ`;
+    if (!existsSync(environ)) return; // no /proc here: not checked
+    expect(readFileSync(environ, 'utf8').split('\0')).toContain('MOCK_UNIMPLEMENTED=true');
+  });
+
   it('serves a save under src/ made in place, then one made by rename-over, then another in place', async () => {
     const source = read('src/rest/greetings.ts');
     save('src/rest/greetings.ts', withGreeting(source, 'Bonjour 1'));
