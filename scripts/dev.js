@@ -1,77 +1,60 @@
 #!/usr/bin/env node
-// `npm run dev`: the edit-spec -> regenerate -> implement loop, watched.
-//   openapi.yaml / schema.graphql changed -> print what changed in the contract, `npm run generate`,
-//   type-check + compile, restart the service.
-//   src/ changed -> type-check + compile, restart the service.
-// The type-check is the project's full one (src, generated, test); its errors are printed, and a
-// contract that is only half implemented is reported by the service itself when it refuses to start.
-// Compiled output goes to dist/dev (apart from dist/src, which `npm run build` and `npm test` use).
-// The service's JSON log lines are shown through pino-pretty (a devDependency), one readable line each.
-const { spawn, spawnSync } = require('node:child_process');
-const { existsSync, readFileSync, watch } = require('node:fs');
+// `npm run dev`: the edit-spec -> regenerate -> implement loop, watched (@parcel/watcher: saves in place,
+// saves that rename a new file over the old one, new and deleted files).
+//   openapi.yaml / schema.graphql saved -> regenerate generated/ (scripts/codegen.js, loaded once), compile
+//     what changed, restart the service, print what changed in the contract (the breaking-change gate).
+//   src/ saved -> compile the saved files, restart the service.
+//   seed/ saved -> restart the service.
+// Compiling is per file, in this process (scripts/dev/transpile.js), into dist/dev (apart from dist/src,
+// which `npm run build` and `npm test` use); the restart does not wait for types. A file that does not
+// parse is reported with its line and the service keeps running the last good build. The type-checker
+// (scripts/dev/typecheck.js) runs beside it, warm, and prints type errors with file and line; a type error
+// never stops a restart.
+// The next service process is started ahead of time with its packages loaded (scripts/dev/standby.js).
+// The service runs with MOCK_UNIMPLEMENTED=true unless that is set: operations without a handler answer mocks.
+// Its JSON log lines are shown through pino-pretty (a devDependency), one readable line each.
+const { fork, spawn } = require('node:child_process');
+const { existsSync, readdirSync, readFileSync } = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
+const watcher = require('@parcel/watcher');
+const { createCodegen } = require('./codegen');
+const { createTranspiler, isTypeScript } = require('./dev/transpile');
 
 const root = path.resolve(__dirname, '..');
 const outDir = path.join(root, 'dist', 'dev');
-const SPECS = ['openapi.yaml', 'schema.graphql'];
-const SPEC_KEYS = { 'openapi.yaml': 'openapi', 'schema.graphql': 'graphql' };
-const DEBOUNCE_MS = 250;
+const entry = path.join(outDir, 'src', 'server.js');
+const SPECS = { 'openapi.yaml': 'openapi', 'schema.graphql': 'graphql' };
+/** Compiled into outDir: the service, its generated types, and the contract gate this loop prints with. */
+const COMPILED = ['src', 'generated', path.join('scripts', 'contract-diff')];
+/** Not the service's: never watched. */
+const IGNORED = ['node_modules', 'dist', '.git', 'data', 'coverage', 'artifacts', 'bench', '.cache'];
+/** Files under src/ other than TypeScript that the service reads at start (pages and scripts of the docs, JSON). */
+const SERVED = /\.(html|css|js|json)$/;
+/** A save arrives as a few events; they are taken together. */
+const SETTLE_MS = 20;
 const STOP_TIMEOUT_MS = 5000;
 
 const COLOR = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code) => (text) => (COLOR ? `\x1b[${code}m${text}\x1b[0m` : text);
 const [cyan, red, green, yellow] = [paint(36), paint(31), paint(32), paint(33)];
 const say = (msg) => process.stdout.write(`${cyan('[dev]')} ${msg}\n`);
+const rel = (file) => path.relative(root, file);
 
-/** The breaking-change gate's classifier (scripts/contract-diff/gate.ts), from this loop's own compile. */
-function loadGate() {
+const readText = (file) => {
   try {
-    return require(path.join(outDir, 'scripts', 'contract-diff', 'gate.js'));
-  } catch (err) {
-    return { error: String(err.message ?? err).split('\n')[0] };
-  }
-}
-
-function readSpec(file) {
-  try {
-    return readFileSync(path.join(root, file), 'utf8');
+    return readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
-}
+};
 
-/** The gate's classification of what changed since the last generate: BREAKING, DANGEROUS, SAFE. */
-async function printContractDiff(gate, files, before, after) {
-  const result = await gate.checkContracts(before, after); // throws one line when a spec does not parse
-  say(`${files.join(' and ')} changed (classified by the contract gate against the last generate):`);
-  const color = { BREAKING: red, DANGEROUS: yellow, SAFE: green };
-  if (!result.changes.length) say('no change to operations, schemas, types or fields');
-  for (const line of gate.formatReport(result)) {
-    const level = line.split(' ')[0];
-    process.stdout.write(`  ${color[level] ? color[level](line) : line}\n`);
-  }
-  if (result.failed) say(red('a breaking change is not announced: `npm run contract:diff` (and CI) will refuse it'));
-}
-
-function run(cmd, args) {
-  return spawnSync(cmd, args, { cwd: root, encoding: 'utf8', env: process.env });
-}
-
-/** Full project type-check, emitting JS into outDir (incremental). Returns true when there were no errors. */
-function typecheckAndCompile() {
-  const tsc = path.join(root, 'node_modules', '.bin', 'tsc');
-  const args = ['-p', 'tsconfig.json', '--outDir', outDir, '--incremental', '--tsBuildInfoFile', path.join(outDir, '.tsbuildinfo')];
-  args.push('--pretty', String(Boolean(COLOR)));
-  const started = Date.now();
-  const result = run(tsc, args);
-  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim();
-  if (result.status === 0) {
-    say(`type-check ok (${Date.now() - started} ms)`);
-    return true;
-  }
-  say(red('type errors:'));
-  process.stdout.write(`${output}\n`);
-  return false;
+/** Every file under a folder (none when it does not exist). */
+function listFiles(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name));
 }
 
 /** One pino-pretty process for as long as `npm run dev` runs (the service restarts, the printer stays); undefined when it is not installed. */
@@ -86,17 +69,41 @@ function prettyPrinter() {
   return spawn(process.execPath, args, { cwd: root, stdio: ['pipe', 'inherit', 'inherit'] });
 }
 
+/**
+ * The service: one process at a time, plus the next one waiting with its packages loaded. `restart()`
+ * stops the running one and starts the waiting one on the current dev output.
+ */
 function createService() {
   const pretty = prettyPrinter();
+  const env = { ...process.env, MOCK_UNIMPLEMENTED: process.env.MOCK_UNIMPLEMENTED ?? 'true' };
+  const preloadFile = path.join(outDir, 'standby-preload.json');
   let child;
-  let stopping;
+  let next;
   let closed = false;
-  const entry = path.join(outDir, 'src', 'server.js');
+  let first = true;
+
+  /** A process that loads the packages and waits for `start` (resolves once it is ready). */
+  function spawnNext() {
+    const proc = spawn(process.execPath, [path.join(__dirname, 'dev', 'standby.js'), entry, preloadFile], {
+      cwd: root,
+      env,
+      stdio: ['ignore', pretty ? 'pipe' : 'inherit', 'inherit', 'ipc'],
+    });
+    const ready = new Promise((resolve) => {
+      proc.once('message', () => resolve(true));
+      proc.once('exit', () => resolve(false));
+    });
+    proc.once('exit', () => {
+      if (next?.proc === proc) next = undefined;
+    });
+    return { proc, ready };
+  }
+
   const stop = () =>
     new Promise((resolve) => {
-      if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
       const current = child;
-      stopping = current;
+      if (!current || current.exitCode !== null || current.signalCode !== null) return resolve();
+      current.stopping = true;
       const force = setTimeout(() => current.kill('SIGKILL'), STOP_TIMEOUT_MS);
       // 'close', not 'exit': its last log lines may still be in the pipe to pino-pretty when it exits.
       current.once('close', () => {
@@ -105,18 +112,46 @@ function createService() {
       });
       current.kill('SIGTERM');
     });
-  const start = () => {
+
+  /** Starts the service; `since` is when the change it serves was seen (for the time printed when it listens). */
+  async function start(since) {
     if (closed) return;
-    if (!existsSync(entry)) return say(`not starting: ${path.relative(root, entry)} was not built`);
-    child = spawn(process.execPath, [entry], { cwd: root, stdio: ['inherit', pretty ? 'pipe' : 'inherit', 'inherit'], env: process.env });
-    if (pretty) child.stdout.pipe(pretty.stdin, { end: false });
-    const started = child;
-    started.once('exit', (code, signal) => {
-      if (started !== stopping && !signal) say(`service exited with code ${code}; waiting for changes`);
+    if (!existsSync(entry)) return say(`not starting: ${rel(entry)} was not built`);
+    const waiting = next ?? spawnNext();
+    next = undefined;
+    const proc = waiting.proc;
+    child = proc;
+    let listening = false;
+    let seen = '';
+    if (pretty) {
+      proc.stdout.pipe(pretty.stdin, { end: false });
+      proc.stdout.on('data', (chunk) => {
+        if (listening) return;
+        seen = (seen + chunk).slice(-4096);
+        if (!/"msg":"listening"/.test(seen)) return;
+        listening = true;
+        if (since) say(green(`serving, ${Date.now() - since} ms after ${first ? 'npm run dev started' : 'the change'}`));
+        first = false;
+        if (!closed && child === proc) next = spawnNext(); // loads while nothing else is going on
+      });
+    }
+    proc.once('exit', (code, signal) => {
+      if (!proc.stopping && !signal) say(`service exited with code ${code}; waiting for changes`);
     });
-  };
+    if (!(await waiting.ready)) return closed || say(red('the service process could not start'));
+    if (closed || child !== proc || proc.stopping) return;
+    proc.send('start');
+    if (!pretty) next = spawnNext();
+  }
+
+  async function restart(since) {
+    await stop();
+    await start(since);
+  }
+
   const close = async () => {
     closed = true;
+    next?.proc.kill('SIGKILL');
     await stop();
     if (pretty) {
       // Let it print what it still holds, then go.
@@ -125,90 +160,243 @@ function createService() {
       await done;
     }
   };
-  return { stop, start, close };
+  /** On the way out, whatever happened: no process of the service left behind. */
+  const kill = () => {
+    next?.proc.kill('SIGKILL');
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+  };
+  return { start, restart, close, kill };
 }
 
-function main() {
-  const service = createService();
-  // The spec texts last generated from: each save is classified against them.
-  let contracts = Object.fromEntries(SPECS.map((f) => [SPEC_KEYS[f], readSpec(f)]));
-  let pending = new Set();
-  let timer;
-  let busy = false;
+/** A type-checker child (`saved` or `all`, scripts/dev/typecheck.js); `changed(events, at)` hands it what the watcher saw. */
+function createTypeChecker(mode) {
+  const child = fork(path.join(__dirname, 'dev', 'typecheck.js'), [root, outDir, mode], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, DEV_COLOR: COLOR ? '1' : '0' },
+  });
+  // The whole project's check below the service in the scheduler's eyes: a restart comes first.
+  try {
+    if (mode === 'all') os.setPriority(child.pid, 5);
+  } catch {
+    // not allowed here: same priority then
+  }
+  child.on('exit', (code, signal) => {
+    if (!child.closing) say(red(`the type-checker stopped (${signal ?? `exit code ${code}`}); restart npm run dev to get type errors again`));
+  });
+  return {
+    changed: (events, at) => child.connected && child.send({ events, at }),
+    close: () => {
+      child.closing = true;
+      child.kill();
+    },
+  };
+}
 
-  async function cycle(changed) {
-    const specs = SPECS.filter((f) => changed.has(f));
-    const sources = [...changed].filter((f) => !SPECS.includes(f));
-    if (sources.length) say(`changed: ${sources.join(', ')}`);
-    const next = Object.fromEntries(SPECS.map((f) => [SPEC_KEYS[f], readSpec(f)]));
-    if (specs.length) {
-      const gate = loadGate();
-      if (gate.error) say(red(`cannot classify the contract change (${gate.error})`));
-      else {
-        try {
-          await printContractDiff(gate, specs, contracts, next);
-        } catch (err) {
-          say(`${red(err.message)} (keeping the running service; fix and save again)`);
-          return;
-        }
-      }
-      say('regenerating generated/ (npm run generate)');
-      const gen = run(process.execPath, [path.join(root, 'scripts', 'generate.js')]);
-      if (gen.status !== 0) {
-        say(`${red('generate failed:')}\n${gen.stdout}${gen.stderr}`);
-        return;
-      }
-      contracts = next; // the next diff is against what was last generated
+/** The breaking-change gate's classifier (scripts/contract-diff/gate.ts), from this loop's own compile. */
+function loadGate() {
+  try {
+    return require(path.join(outDir, 'scripts', 'contract-diff', 'gate.js'));
+  } catch (err) {
+    return { error: String(err.message ?? err).split('\n')[0] };
+  }
+}
+
+/** The gate's classification of what changed since the last generate: BREAKING, DANGEROUS, SAFE. */
+async function printContractDiff(gate, files, before, after) {
+  const result = await gate.checkContracts(before, after);
+  say(`${files.join(' and ')} changed (classified by the contract gate against the last generate):`);
+  const color = { BREAKING: red, DANGEROUS: yellow, SAFE: green };
+  if (!result.changes.length) say('no change to operations, schemas, types or fields');
+  for (const line of gate.formatReport(result)) {
+    const level = line.split(' ')[0];
+    process.stdout.write(`  ${color[level] ? color[level](line) : line}\n`);
+  }
+  if (result.failed) say(red('a breaking change is not announced: `npm run contract:diff` (and CI) will refuse it'));
+}
+
+async function main() {
+  const transpiler = createTranspiler(root, outDir);
+  const codegen = createCodegen(root);
+  /** Each compiled file's text when last compiled: a save that changed nothing is not a restart. */
+  const compiled = new Map();
+  /** Files that do not parse: while there is one, the service keeps its last good build. */
+  const broken = new Map();
+  /** The spec texts last generated from: each save is classified against them. */
+  let contracts = Object.fromEntries(Object.entries(SPECS).map(([file, key]) => [key, readText(path.join(root, file))]));
+
+  /** Compiles a source that exists; removes the output of one that does not. True when the service's code changed. */
+  function build(file) {
+    const text = readText(file);
+    if (text === undefined) {
+      const had = compiled.delete(file) || broken.delete(file);
+      transpiler.remove(file);
+      return had;
     }
-    const clean = typecheckAndCompile();
-    if (!clean) say('restarting anyway with the last compiled code; the service refuses to start if the contract is not implemented');
-    await service.stop();
-    say('starting the service');
-    service.start();
+    if (compiled.get(file) === text && !broken.has(file)) return false;
+    const result = transpiler.compile(file);
+    if (result.errors) {
+      broken.set(file, result.errors);
+      return false;
+    }
+    broken.delete(file);
+    compiled.set(file, text);
+    return result.changed;
   }
 
+  function reportBroken() {
+    say(red(`does not compile; the service keeps running the last good build:`));
+    for (const errors of broken.values()) for (const error of errors) process.stdout.write(`  ${red(error)}\n`);
+  }
+
+  // The first build: every source whose output is missing or older, and no output left of a deleted source.
+  const started = Date.now();
+  let count = 0;
+  for (const dir of COMPILED) {
+    const sources = listFiles(path.join(root, dir)).filter(isTypeScript);
+    for (const file of sources) {
+      if (transpiler.isStale(file)) {
+        count++;
+        build(file);
+      } else compiled.set(file, readText(file));
+    }
+    const expected = new Set(sources.map((file) => transpiler.outputOf(file)));
+    for (const out of listFiles(path.join(outDir, dir)).filter((f) => f.endsWith('.js'))) {
+      if (!expected.has(out)) transpiler.remove(path.join(root, path.relative(outDir, out)).replace(/\.js$/, '.ts'));
+    }
+  }
+  say(`compiled ${count} file${count === 1 ? '' : 's'} into ${rel(outDir)} (${Date.now() - started} ms)`);
+  if (broken.size) reportBroken();
+
+  const service = createService();
+  const checkers = [createTypeChecker('saved'), createTypeChecker('all')];
+  const types = {
+    changed: (events, at) => checkers.forEach((checker) => checker.changed(events, at)),
+    close: () => checkers.forEach((checker) => checker.close()),
+  };
+  process.on('exit', () => {
+    service.kill();
+    types.close();
+  });
+  let gate;
+
+  async function cycle(changes) {
+    const since = Math.min(...changes.values());
+    const files = [...changes.keys()];
+    // Specs: a text that parses restarts the service at once (it reads the specs when it starts) while
+    // generated/ is regenerated beside it; generated code holds types only, so a second restart is rare.
+    const specs = [];
+    const next = { ...contracts };
+    for (const file of files.filter((f) => SPECS[rel(f)])) {
+      const key = SPECS[rel(file)];
+      const text = readText(file);
+      if (text === contracts[key]) continue;
+      if (text === undefined) {
+        say(red(`${rel(file)} is gone (keeping the running service; put it back)`));
+        continue;
+      }
+      try {
+        gate ??= loadGate();
+        if (!gate.error) gate[key === 'openapi' ? 'parseOpenApi' : 'parseGraphql'](text); // throws one line naming the file
+      } catch (err) {
+        say(`${red(err.message)} (keeping the running service; fix and save again)`);
+        continue;
+      }
+      specs.push(rel(file));
+      next[key] = text;
+    }
+
+    const changed = [];
+    for (const file of files.filter((f) => !SPECS[rel(f)])) {
+      const name = rel(file);
+      if (name.startsWith(`seed${path.sep}`) || (isTypeScript(file) ? build(file) : SERVED.test(file))) changed.push(name);
+    }
+
+    let restarted = Promise.resolve();
+    if (broken.size) reportBroken();
+    else if (specs.length || changed.length) {
+      say(`changed: ${[...specs, ...changed].join(', ')}; restarting`);
+      restarted = service.restart(since);
+    }
+    if (!specs.length) return restarted;
+
+    let again = false;
+    for (const file of specs) {
+      const key = SPECS[file];
+      try {
+        for (const out of await codegen[key]()) again = build(path.join(root, out)) || again;
+      } catch (err) {
+        say(red(`generating from ${file} failed, generated/ is out of date: ${String(err.message ?? err).split('\n')[0]}`));
+        next[key] = contracts[key]; // still to be classified at the next save
+      }
+    }
+    await restarted;
+    if (again && !broken.size) {
+      say('generated/ changed the service\'s code; restarting');
+      await service.restart(since);
+    }
+    const before = contracts;
+    contracts = next; // the next diff is against what was last generated
+    if (gate.error) say(red(`cannot classify the contract change (${gate.error})`));
+    else await printContractDiff(gate, specs, before, next).catch((err) => say(red(`cannot classify the contract change (${err.message})`)));
+  }
+
+  // Changes wait here while a cycle runs; each path keeps the time it was first seen.
+  let pending = new Map();
+  let timer;
+  let busy = false;
   async function flush() {
     if (busy) return;
     busy = true;
     while (pending.size) {
-      const changed = pending;
-      pending = new Set();
-      await cycle(changed);
+      const changes = pending;
+      pending = new Map();
+      try {
+        await cycle(changes);
+      } catch (err) {
+        say(red(`error: ${err.stack ?? err}`));
+      }
     }
     busy = false;
   }
 
-  const queue = (file) => {
-    pending.add(file);
-    clearTimeout(timer);
-    timer = setTimeout(flush, DEBOUNCE_MS);
-  };
-  // Editors often save by replacing the file, so watch the folder and filter by name.
-  watch(root, (_event, name) => name && SPECS.includes(String(name)) && queue(String(name)));
-  watch(path.join(root, 'src'), { recursive: true }, (_event, name) => {
-    if (name && /\.(ts|js|html|css)$/.test(String(name))) queue(path.join('src', String(name)));
-  });
+  const isWatched = (name) =>
+    SPECS[name] || name.startsWith(`seed${path.sep}`) || name.startsWith(`src${path.sep}`) || name.startsWith(`generated${path.sep}`);
+  const subscription = await watcher.subscribe(
+    root,
+    (err, events) => {
+      if (err) return say(red(`watcher: ${err.message}`));
+      const at = Date.now();
+      types.changed(events, at);
+      for (const event of events) {
+        if (!isWatched(rel(event.path))) continue;
+        if (!pending.has(event.path)) pending.set(event.path, at);
+      }
+      if (!pending.size) return;
+      clearTimeout(timer);
+      timer = setTimeout(flush, SETTLE_MS);
+    },
+    { ignore: IGNORED },
+  );
 
+  let quitting = false;
   const quit = async () => {
+    if (quitting) return;
+    quitting = true;
+    await subscription.unsubscribe();
+    types.close();
     await service.close(); // also when a restart is in flight: it will not start the service again
     process.exit(0);
   };
   process.once('SIGINT', quit);
   process.once('SIGTERM', quit);
 
-  say('watching openapi.yaml, schema.graphql and src/ (Ctrl-C to stop)');
-  busy = true;
-  Promise.resolve()
-    .then(() => {
-      typecheckAndCompile();
-      return service.stop();
-    })
-    .then(() => {
-      say('starting the service');
-      service.start();
-      busy = false;
-      return flush();
-    });
+  say('watching openapi.yaml, schema.graphql, src/ and seed/ (Ctrl-C to stop)');
+  await service.start(started);
+  gate ??= loadGate(); // loaded now, not at the first spec save
 }
 
-main();
+main().catch((err) => {
+  say(red(`failed: ${err.stack ?? err}`));
+  process.exit(1);
+});

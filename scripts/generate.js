@@ -1,14 +1,19 @@
 #!/usr/bin/env node
-// Regenerates everything in generated/ from the two sources of truth:
-//   openapi.yaml   -> generated/openapi.ts  (openapi-typescript)
-//   schema.graphql -> generated/graphql.ts  (@graphql-codegen/cli, configured in codegen.ts)
+// `npm run generate`: regenerates everything in generated/ from the two sources of truth (openapi.yaml,
+// schema.graphql), with the code `npm run dev` runs on each spec save (scripts/codegen.js).
 // Never edit generated/ by hand; run `npm run generate` and commit the result.
-const { execFileSync } = require('node:child_process');
 const path = require('node:path');
+const { createCodegen } = require('./codegen');
 
 const root = path.resolve(__dirname, '..');
-const bin = (name) => path.join(root, 'node_modules', '.bin', name);
-const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
 
-run(bin('openapi-typescript'), ['openapi.yaml', '--output', 'generated/openapi.ts', '--alphabetize']);
-run(bin('graphql-codegen'), ['--config', 'codegen.ts', '--silent']);
+async function main() {
+  const codegen = createCodegen(root);
+  const written = [...(await codegen.openapi()), ...(await codegen.graphql())];
+  process.stdout.write(written.length ? `generate: wrote ${written.join(', ')}\n` : 'generate: generated/ is up to date\n');
+}
+
+main().catch((err) => {
+  process.stderr.write(`generate failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

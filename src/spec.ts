@@ -25,9 +25,21 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
-/** Reads and parses openapi.yaml. Callers that keep it get their own copy. */
+/** The last document parsed from each file, with the text it came from. */
+const parsed = new Map<string, { text: string; doc: OpenApiDocument }>();
+
+/**
+ * Reads and parses openapi.yaml. Callers that keep it get their own copy. Start-up reads it several
+ * times: the text is parsed once (the YAML parse is a good part of the service's start time) and copied.
+ */
 export function loadOpenApi(file = openapiPath): OpenApiDocument {
-  return parse(readFileSync(file, 'utf8')) as OpenApiDocument;
+  const text = readFileSync(file, 'utf8');
+  let entry = parsed.get(file);
+  if (entry?.text !== text) {
+    entry = { text, doc: parse(text) as OpenApiDocument };
+    parsed.set(file, entry);
+  }
+  return structuredClone(entry.doc);
 }
 
 export function loadGraphqlSdl(file = graphqlSchemaPath): string {

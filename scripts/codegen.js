@@ -1,0 +1,78 @@
+// Code generation from the two sources of truth, through the generators' own programmatic APIs:
+//   openapi.yaml   -> generated/openapi.ts  (openapi-typescript, as its CLI runs with --alphabetize and
+//                                            redocly.yaml, the same lint config as `npm run lint:openapi`)
+//   schema.graphql -> generated/graphql.ts  (@graphql-codegen/cli, configured in codegen.ts)
+// One code path for `npm run generate` (scripts/generate.js, a process per run) and `npm run dev`
+// (scripts/dev.js, which keeps the generators loaded and calls them on each spec save), so both
+// write the same bytes and `npm run generate:check` holds either way.
+// A file is written only when its text changes: an unchanged output does not wake the watchers.
+const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+
+const OUTPUTS = { openapi: 'generated/openapi.ts', graphql: 'generated/graphql.ts' };
+
+/** Writes `text` to `file` unless it already holds it; true when it wrote. */
+function writeIfChanged(file, text) {
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return false;
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text, 'utf8');
+  return true;
+}
+
+/**
+ * The generators for the project at `root`, loaded once. `openapi()` and `graphql()` each regenerate
+ * one output and resolve to the project-relative paths written (empty when the text did not change);
+ * they reject with the generator's error when a spec is not valid.
+ */
+function createCodegen(root) {
+  let openapiTools;
+  let graphqlTools;
+
+  async function loadOpenapiTools() {
+    // openapi-typescript's CLI: its ESM entry, and the Redocly config found from the project root.
+    const ots = await import('openapi-typescript');
+    const redoclyCore = require(require.resolve('@redocly/openapi-core', { paths: [path.dirname(require.resolve('openapi-typescript/package.json'))] }));
+    const configPath = redoclyCore.findConfig(root);
+    const redocly = configPath ? await redoclyCore.loadConfig({ configPath }) : await redoclyCore.createConfig({}, { extends: ['minimal'] });
+    return { ots, redocly };
+  }
+
+  async function openapi() {
+    openapiTools ??= loadOpenapiTools();
+    const { ots, redocly } = await openapiTools;
+    const ast = await ots.default(pathToFileURL(path.join(root, 'openapi.yaml')), { alphabetize: true, redocly, silent: true });
+    const text = `${ots.COMMENT_HEADER}${ots.astToString(ast)}`;
+    return writeIfChanged(path.join(root, OUTPUTS.openapi), text) ? [OUTPUTS.openapi] : [];
+  }
+
+  async function loadGraphqlTools() {
+    const codegenCli = require('@graphql-codegen/cli');
+    const loaded = await codegenCli.loadCodegenConfig({ configFilePath: path.join(root, 'codegen.ts') });
+    return { codegenCli, config: loaded.config };
+  }
+
+  async function graphql() {
+    graphqlTools ??= loadGraphqlTools();
+    const { codegenCli, config } = await graphqlTools;
+    // In memory (saveToFile false), then written here. The schema and the plugins are found from the
+    // project root, whatever the working directory.
+    const pluginLoader = (name) => require(require.resolve(name, { paths: [root] }));
+    const outputs = await codegenCli.generate({ ...config, silent: true, schema: resolveSchema(config.schema), pluginLoader }, false);
+    const written = [];
+    for (const output of outputs) {
+      const file = path.resolve(root, output.filename);
+      if (writeIfChanged(file, output.content)) written.push(path.relative(root, file));
+    }
+    return written;
+  }
+
+  /** codegen.ts names the schema relative to the project root; the generator resolves it from the working directory. */
+  function resolveSchema(schema) {
+    return typeof schema === 'string' && !path.isAbsolute(schema) ? path.join(root, schema) : schema;
+  }
+
+  return { openapi, graphql, outputs: OUTPUTS };
+}
+
+module.exports = { createCodegen };

@@ -1,0 +1,157 @@
+// The dev loop's type-checkers, child processes of scripts/dev.js so their work never delays a restart:
+// TypeScript's watch API over tsconfig.json (what `npm run typecheck` checks: src, generated, tests,
+// scripts). Two of them run, one per mode:
+//   saved: after each save, checks the saved files only and prints their errors at once (a second or so).
+//   all:   keeps the whole project's result with a semantic-diagnostics builder (a save re-checks the files it
+//          affects, which takes longer when many import the saved file), and prints it all: each error, then
+//          `ok` or the count. Its state is kept in <outDir>/typecheck.tsbuildinfo for the next `npm run dev`.
+// Neither watches the disk: the parent's watcher sends each change (`{ events: [{ type, path }], at }`) and
+// this process calls the callbacks TypeScript registered for that path.
+// An error is printed as `file:line:col error TSnnnn: message`.
+const path = require('node:path');
+const ts = require('typescript');
+
+const [root, outDir, mode] = process.argv.slice(2);
+const COLOR = process.env.DEV_COLOR === '1';
+const paint = (code) => (text) => (COLOR ? `\x1b[${code}m${text}\x1b[0m` : text);
+const [magenta, red, green] = [paint(35), paint(31), paint(32)];
+const say = (msg) => process.stdout.write(`${magenta('[types]')} ${msg}\n`);
+
+/** Watch callbacks by path, fed by the parent's events instead of the file system. */
+const fileWatchers = new Map();
+const dirWatchers = new Map();
+const register = (map, key, entry) => {
+  if (!map.has(key)) map.set(key, new Set());
+  map.get(key).add(entry);
+  return { close: () => map.get(key)?.delete(entry) };
+};
+const normalize = (file) => path.resolve(file);
+
+const system = {
+  ...ts.sys,
+  watchFile: (file, callback) => register(fileWatchers, normalize(file), callback),
+  watchDirectory: (dir, callback, recursive) => register(dirWatchers, normalize(dir), { callback, recursive: Boolean(recursive) }),
+  // TypeScript waits 250 ms after a change before it rebuilds; the parent has already let the save settle.
+  setTimeout: (callback, ms, ...args) => setTimeout(callback, Math.min(ms, 10), ...args),
+  clearTimeout: (timer) => clearTimeout(timer),
+  write: () => undefined,
+};
+
+let changedAt;
+/** Set by each change the parent sends: a check of the whole project under way stops between two files. */
+let changedSince = false;
+/** TypeScript files saved since the last check (mode `saved`). */
+let lastSaved = [];
+
+const describe = (d) => {
+  const message = ts.flattenDiagnosticMessageText(d.messageText, '\n').split('\n').join('\n    ');
+  let where = d.file ? path.relative(root, d.file.fileName) : '';
+  if (d.file && d.start !== undefined) {
+    const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
+    where += `:${line + 1}:${character + 1}`;
+  }
+  return `  ${where ? `${where} ` : ''}${red(`error TS${d.code}`)}: ${message}`;
+};
+const errorsOf = (diagnostics) => diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error);
+
+let warm = false;
+
+/** Mode `saved`: the saved files' errors, or that they have none. */
+function checkSaved(builder) {
+  const program = builder.getProgram();
+  if (!warm) {
+    // The first check binds every file and warms the compiler up (seconds): done now, not at the first save.
+    warm = true;
+    const entry = program.getSourceFile(path.join(root, 'src', 'server.ts')) ?? program.getSourceFiles()[0];
+    if (entry) program.getSemanticDiagnostics(entry);
+  }
+  for (const file of lastSaved) {
+    const source = program.getSourceFile(file);
+    if (!source) continue;
+    const errors = errorsOf([...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]);
+    const took = changedAt ? ` (${Date.now() - changedAt} ms after the save)` : '';
+    if (!errors.length) say(green(`${path.relative(root, file)}: no type errors${took}`));
+    else {
+      say(red(`${path.relative(root, file)}: ${errors.length} type error${errors.length > 1 ? 's' : ''}${took}:`));
+      for (const d of errors) process.stdout.write(`${describe(d)}\n`);
+    }
+  }
+  lastSaved = [];
+  changedAt = undefined;
+}
+
+/**
+ * Mode `all`: checks what the change affects one file at a time, letting a newer change in between two
+ * files (then the watch program builds again and this starts over), then prints the whole project's errors.
+ */
+function checkAll(builder) {
+  changedSince = false;
+  const step = () => {
+    if (changedSince) return;
+    const deadline = Date.now() + 50;
+    while (builder.getSemanticDiagnosticsOfNextAffectedFile()) {
+      if (Date.now() > deadline) return setImmediate(step);
+    }
+    summary(builder);
+  };
+  step();
+}
+
+function summary(builder) {
+  const program = builder.getProgram();
+  const errors = errorsOf([
+    ...builder.getConfigFileParsingDiagnostics(),
+    ...builder.getOptionsDiagnostics(),
+    ...builder.getGlobalDiagnostics(),
+    ...builder.getSyntacticDiagnostics(),
+    ...builder.getSemanticDiagnostics(), // all cached by now
+  ]);
+  builder.emit(); // with noEmit: writes the build info only
+  const took = changedAt ? ` (${Date.now() - changedAt} ms after the save)` : '';
+  changedAt = undefined;
+  if (!errors.length) return say(green(`ok: ${program.getRootFileNames().length} files${took}`));
+  say(red(`${errors.length} type error${errors.length > 1 ? 's' : ''} in the project${took}:`));
+  for (const d of errors) process.stdout.write(`${describe(d)}\n`);
+}
+
+const host = ts.createWatchCompilerHost(
+  path.join(root, 'tsconfig.json'),
+  // removeComments: a file whose comments alone changed (a description in a spec) does not make the
+  // files that import it checked again.
+  mode === 'all' ? { noEmit: true, incremental: true, tsBuildInfoFile: path.join(outDir, 'typecheck.tsbuildinfo'), removeComments: true } : { noEmit: true },
+  system,
+  mode === 'all' ? ts.createSemanticDiagnosticsBuilderProgram : ts.createAbstractBuilder,
+  () => undefined, // diagnostics are reported by afterProgramCreate, all at once
+  () => undefined, // and so is the status
+);
+host.afterProgramCreate = mode === 'all' ? checkAll : checkSaved;
+ts.createWatchProgram(host);
+
+/** Calls what TypeScript registered for a changed path: the file's watchers, then its folders'. True when there was one. */
+function dispatch({ type, path: file }) {
+  const full = normalize(file);
+  const kind = type === 'create' ? ts.FileWatcherEventKind.Created : type === 'delete' ? ts.FileWatcherEventKind.Deleted : ts.FileWatcherEventKind.Changed;
+  const callbacks = [...(fileWatchers.get(full) ?? [])].map((callback) => () => callback(full, kind));
+  if (type !== 'update') {
+    // A folder's content changes only when an entry comes or goes.
+    for (let dir = path.dirname(full), direct = true; ; dir = path.dirname(dir), direct = false) {
+      for (const { callback, recursive } of dirWatchers.get(dir) ?? []) if (direct || recursive) callbacks.push(() => callback(full));
+      if (path.dirname(dir) === dir) break;
+    }
+  }
+  for (const callback of callbacks) callback();
+  return callbacks.length > 0;
+}
+
+process.on('message', (message) => {
+  if (!message || !Array.isArray(message.events)) return;
+  let seen = false;
+  for (const event of message.events) seen = dispatch(event) || seen;
+  if (!seen) return;
+  changedAt ??= message.at ?? Date.now();
+  changedSince = true;
+  const saved = message.events.map((event) => normalize(event.path)).filter((file) => /\.(m|c)?tsx?$/.test(file));
+  // What codegen writes is checked with the project, not as a save.
+  lastSaved = [...new Set([...lastSaved, ...saved.filter((file) => !file.startsWith(path.join(root, 'generated') + path.sep))])];
+});
+process.on('disconnect', () => process.exit(0));
