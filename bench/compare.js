@@ -12,6 +12,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { removeWorktrees } = require('./lib/builds');
 const { compareBuilds } = require('./lib/compare');
+const { ensureInstalled } = require('./lib/install');
 const { pinning } = require('./lib/servers');
 
 function parse(argv) {
@@ -37,6 +38,7 @@ const fmt = (s) => `${s.median.toFixed(2)}× (${s.min.toFixed(2)}–${s.max.toFi
 
 async function main() {
   const o = parse(process.argv.slice(2));
+  ensureInstalled();
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-compare-'));
   const cpus = pinning(os.cpus().length);
   console.log(`compare: A=${o.builds[0]} B=${o.builds[1]}, ${o.rounds} rounds × ${o.duration} s, ${cpus ? 'pinned' : 'not pinned'}${Object.keys(o.env).length ? `, env ${JSON.stringify(o.env)}` : ''}`);

@@ -19,6 +19,7 @@ const { WORKLOADS: STORE_WORKLOADS } = require('./lib/stores/workloads');
 const { machine, versions, code, loadAverage } = require('./lib/machine');
 const { renderPage, isComplete } = require('./lib/report');
 const { removeWorktrees } = require('./lib/builds');
+const { ensureInstalled } = require('./lib/install');
 
 /** The page's sections, in order. */
 const SECTIONS = [
@@ -117,6 +118,7 @@ async function main() {
     return writePage(JSON.parse(readFileSync(options.render, 'utf8')));
   }
   if (!existsSync(path.join(ROOT, 'dist', 'src', 'server.js'))) throw new Error('dist/src/server.js is missing: run `npm run build` first');
+  ensureInstalled();
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
   const cpus = pinning(os.cpus().length);
   const seeds = new Map();

@@ -16,6 +16,7 @@
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { ensureInstalled } = require('./lib/install');
 const { runLoad } = require('./lib/measure');
 const { pinning, startServer } = require('./lib/servers');
 const { median } = require('./lib/stats');
@@ -84,6 +85,7 @@ const fmt = (n) => Math.round(n).toLocaleString('en-US');
 
 async function main() {
   console.log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0].model}); drivers here: ${drivers.join(', ')}; ${ROUNDS} rounds\n`);
+  if (PART !== 'store') ensureInstalled();
   if (PART !== 'service') {
     const storeRuns = Object.fromEntries(drivers.map((d) => [d, []]));
     for (let round = 0; round < ROUNDS; round++) for (const driver of drivers) storeRuns[driver].push(await storeRound(driver));

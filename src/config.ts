@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseEnv } from 'node:util';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
@@ -171,6 +173,40 @@ function metricsPath(env: Env): string {
     throw new ConfigError(`METRICS_PATH must be a path such as /metrics (letters, digits, . _ ~ - and /), got "${raw}"`);
   }
   return raw;
+}
+
+/** A line of a .env file that sets a variable: `NAME=value` or `export NAME=value`, spaces allowed around `=`. */
+const ENV_LINE = /^\s*(?:export\s+)?[A-Za-z_][\w.-]*\s*=\s*(.*)$/;
+
+/**
+ * Reads the .env file of the working directory into `env` when there is one; a variable `env` has already
+ * (even empty) keeps its value: the environment wins over the file. The syntax is Node's own (`util.parseEnv`:
+ * `#` comments, quotes, multi-line values in quotes); a line that is none of these would be read differently by
+ * Node 20 and 24, so it is refused, as is a .env that cannot be read. Throws a ConfigError naming the line.
+ */
+export function loadEnvFile(env: Env = process.env, file = '.env'): void {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    throw new ConfigError(`${file} cannot be read (${code ?? String(err)})`);
+  }
+  const lines = text.split('\n').map((line) => line.replace(/\r$/, ''));
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!line.trim() || line.trimStart().startsWith('#')) continue;
+    const value = ENV_LINE.exec(line)?.[1];
+    if (value === undefined) throw new ConfigError(`${file} line ${i + 1} is not NAME=value: "${line.trim().slice(0, 60)}"`);
+    // A quote that this line does not close runs on to the line that does, when one does (else it is the value's first character).
+    const quote = /^["'`]/.exec(value)?.[0];
+    if (quote && !value.slice(1).includes(quote)) {
+      const end = lines.findIndex((later, j) => j > i && later.includes(quote));
+      if (end > i) i = end;
+    }
+  }
+  for (const [name, value] of Object.entries(parseEnv(text))) if (env[name] === undefined) env[name] = value;
 }
 
 /** Reads the settings from the environment. Throws a ConfigError naming the first bad value. */

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, loadEnvFile } from './config';
 import { createLogger } from './logger';
 // The rest (express, graphql, the store) is loaded inside main(), after the signal handlers are
 // installed, so a SIGTERM during start-up is a clean exit too.
@@ -19,6 +19,8 @@ async function main(): Promise<void> {
 
   let config;
   try {
+    // The working directory's .env, if any, under the environment (a variable already set wins).
+    loadEnvFile();
     config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {

@@ -6,9 +6,10 @@
 // (plain-result.js). No HTTP: what the store, the loaders and the resolvers cost, without the noise of
 // the rest. bench/execution.js runs it for two builds alternately.
 const { readFileSync } = require('node:fs');
-const { parse } = require('graphql');
 
 const [dist, seedPath, query, withJson = '0', samplesArg = '7'] = process.argv.slice(2);
+// The graphql the build runs on, not the benchmark peers' copy (bench/node_modules).
+const { parse } = require(require.resolve('graphql', { paths: [dist] }));
 const { buildSchema } = require(`${dist}/graphql/schema`);
 const { createExecutor } = require(`${dist}/graphql/execution`);
 const { createContext } = require(`${dist}/graphql/context`);

@@ -4,12 +4,20 @@ const { execFileSync } = require('node:child_process');
 const { existsSync, readFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { BENCH } = require('./install');
 const { KINDS, ROOT } = require('./servers');
 
-/** The installed version of `spec`: a package name, or `a>b` for package b as package a resolves it. */
+/** The packages the service runs on: the project's own (node_modules), not the peers' copies (bench/node_modules). */
+const SERVICE_PACKAGES = new Set(KINDS.service.packages);
+
+/**
+ * The installed version of `spec`: a package name, or `a>b` for package b as package a resolves it. The first name
+ * is looked up as the service resolves it (the project's node_modules) for the service's packages, else as the
+ * servers and the load generator in bench/ do (bench/node_modules, then the project's).
+ */
 function packageVersion(spec) {
   const names = spec.split('>');
-  let dir = ROOT;
+  let dir = SERVICE_PACKAGES.has(names[0]) ? ROOT : BENCH;
   for (const name of names) {
     // Node's lookup: node_modules/<name> in the requiring package's folder, then in each folder above it, up to the project.
     let found;

@@ -79,7 +79,7 @@ const KINDS = {
     label: 'GraphQL Yoga',
     script: server('yoga.js'),
     ready: GRAPHQL_READY,
-    packages: ['graphql-yoga', 'graphql'],
+    packages: ['graphql-yoga', 'graphql-yoga>graphql'],
     setup:
       'GraphQL Yoga on `node:http` as its docs set it up (its parse and validation caches on by default), GraphiQL off, the ' +
       'same schema.graphql and resolvers over pre-grouped maps (users → posts → comments need no loader).',

@@ -38,7 +38,7 @@ function settingsOf(options) {
   };
 }
 
-const version = (pkg) => require(path.join(ROOT, 'node_modules', pkg, 'package.json')).version;
+const version = (pkg) => require(path.join(ROOT, 'bench', 'node_modules', pkg, 'package.json')).version;
 
 /** Which store the service runs when started for `store` (from /health), or why it does not. */
 async function storeSupport(store, { seedFile, tmp, cpus }) {
@@ -120,6 +120,7 @@ async function run(options = {}, context = {}) {
 module.exports = { id, title, run, render: (results) => render(results).replace(/^## [^\n]*\n\n/, '') };
 
 if (require.main === module) {
+  require('../lib/install').ensureInstalled();
   const argv = process.argv.slice(2);
   const flags = Object.fromEntries(argv.map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? true]));
   const options = {

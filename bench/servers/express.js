@@ -4,7 +4,9 @@
 // prototypes, as the service's does (src/http/http-server.ts): the same express, minus the
 // per-request Object.setPrototypeOf (expressjs/express#5998), with the service's own expressClasses.
 const http = require('node:http');
-const express = require('express');
+const path = require('node:path');
+// The service's express (the project's node_modules), whatever the peers' packages hold.
+const express = require(require.resolve('express', { paths: [path.join(__dirname, '..', '..')] }));
 const { loadRecords, settings } = require('./data');
 
 const { port, host, seedFile } = settings();

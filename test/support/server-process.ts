@@ -49,13 +49,14 @@ export function serviceEnv(env: Record<string, string> = {}): { env: NodeJS.Proc
 /**
  * Runs the built service (dist/, made by `npm test`'s pretest build), with `node` options before it, in the
  * environment serviceEnv makes (its temporary folder goes when the process exits). `script` is what runs: the
- * service itself, or `scripts/start.js` (what `npm start` runs; set NODE_ENV=production as it does).
+ * service itself, or `scripts/start.js` (what `npm start` runs; set NODE_ENV=production as it does). `cwd` is its
+ * working directory (where it reads a .env), the project by default.
  */
-export function spawnService(env: Record<string, string>, nodeOptions: string[] = [], script = 'dist/src/server.js'): ServiceChild {
+export function spawnService(env: Record<string, string>, nodeOptions: string[] = [], script = 'dist/src/server.js', cwd = projectRoot): ServiceChild {
   let output = '';
   const service = serviceEnv({ LOG_LEVEL: 'info', ...env });
   const child = spawn(process.execPath, [...nodeOptions, path.join(projectRoot, script)], {
-    cwd: projectRoot,
+    cwd,
     env: service.env,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -66,10 +67,10 @@ export function spawnService(env: Record<string, string>, nodeOptions: string[] 
   return { child, output: () => output, exited };
 }
 
-/** Starts the built service (or `script`, see spawnService) and waits until /health answers. */
-export async function startService(env: Record<string, string> = {}, timeoutMs = 15000, script?: string): Promise<ServiceProcess> {
+/** Starts the built service (or `script`, in `cwd`: see spawnService) and waits until /health answers. */
+export async function startService(env: Record<string, string> = {}, timeoutMs = 15000, script?: string, cwd?: string): Promise<ServiceProcess> {
   const port = Number(env.PORT ?? (await freePort()));
-  const { child, output, exited } = spawnService({ ...env, PORT: String(port) }, [], script);
+  const { child, output, exited } = spawnService({ ...env, PORT: String(port) }, [], script, cwd);
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {

