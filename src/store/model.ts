@@ -282,13 +282,6 @@ export function specModel(): ContractModel {
   return ofTheSpecs;
 }
 
-/** A collection of the model, or a one-line error naming it. */
-export function resourceOf(model: ContractModel, name: string): ResourceModel {
-  const resource = model.resources.get(name);
-  if (!resource) throw new ModelError(`the contract has no stored collection ${name}`);
-  return resource;
-}
-
 /**
  * Makes a record as every store hands it out, from what is stored (`raw`: a value, `null` or nothing for each
  * field): `id` first, then the fields and aliases in the contract's order. A field with no value is left out,

@@ -82,32 +82,6 @@ export interface ListResult<T> {
   version: string;
 }
 
-/** The page with `show` applied to each record (a REST shape of a stored record), `rest` included as it is read. */
-export function mapPage<T, U>(page: ListResult<T>, show: (record: T) => U): ListResult<U> {
-  const { rest } = page;
-  return {
-    items: page.items.map(show),
-    // An iterator, not a generator, that holds no batch between pulls (a suspended generator keeps its variables).
-    rest: rest && {
-      [Symbol.asyncIterator]: () => {
-        const batches = rest[Symbol.asyncIterator]();
-        return {
-          next: async (): Promise<IteratorResult<U[]>> => {
-            const next = await batches.next();
-            return next.done ? next : { done: false, value: next.value.map(show) };
-          },
-          return: async (): Promise<IteratorResult<U[]>> => {
-            await batches.return?.();
-            return { done: true, value: undefined };
-          },
-        };
-      },
-    },
-    total: page.total,
-    version: page.version,
-  };
-}
-
 /** Most records a store reading from a database holds for one batch of a list (the memory store has them all already). */
 export const LIST_BATCH = 128;
 

@@ -3,6 +3,17 @@ import type { PoolClient } from 'pg';
 /** The collections' tables, as every migration since the first knows them. */
 const COLLECTION_NAMES = ['books', 'todos', 'notes', 'items', 'tasks', 'users', 'posts', 'comments'] as const;
 
+/** Answers kept under an Idempotency-Key (migration 2). */
+const IDEMPOTENCY_KEYS_TABLE = `
+      -- Answers kept under an Idempotency-Key (draft-ietf-httpapi-idempotency-key-header).
+      CREATE TABLE idempotency_keys (
+        key text PRIMARY KEY,
+        fingerprint text NOT NULL,
+        answer jsonb NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX idempotency_keys_expires_at_idx ON idempotency_keys (expires_at);`;
+
 /** Each collection's writes and record count (migration 3). */
 const COLLECTION_WRITES_TABLE = `
       CREATE TABLE collection_writes (
@@ -80,14 +91,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE ${name} ALTER COLUMN id DROP IDENTITY;`,
         )
         .join('')}
-      -- Answers kept under an Idempotency-Key (draft-ietf-httpapi-idempotency-key-header).
-      CREATE TABLE idempotency_keys (
-        key text PRIMARY KEY,
-        fingerprint text NOT NULL,
-        answer jsonb NOT NULL,
-        expires_at timestamptz NOT NULL
-      );
-      CREATE INDEX idempotency_keys_expires_at_idx ON idempotency_keys (expires_at);
+      ${IDEMPOTENCY_KEYS_TABLE}
     `,
   },
   {
@@ -139,14 +143,7 @@ const BASELINE = {
         name text PRIMARY KEY,
         last_id bigint NOT NULL
       );
-      -- Answers kept under an Idempotency-Key (draft-ietf-httpapi-idempotency-key-header).
-      CREATE TABLE idempotency_keys (
-        key text PRIMARY KEY,
-        fingerprint text NOT NULL,
-        answer jsonb NOT NULL,
-        expires_at timestamptz NOT NULL
-      );
-      CREATE INDEX idempotency_keys_expires_at_idx ON idempotency_keys (expires_at);
+      ${IDEMPOTENCY_KEYS_TABLE}
       ${COLLECTION_WRITES_TABLE}
       ${COLLECTION_WRITTEN}
   `,
