@@ -189,6 +189,17 @@ describePostgres('PostgreSQL', () => {
     const schema = db.newSchema();
     return { open: (model, options) => createPostgresStore({ pool: db.shared(), schema, seed: options?.seed ?? loadSeed('default'), model, root: options?.root }) };
   });
+
+  it('when three instances start at once under a changed contract, then all start and the change is applied and recorded once', async () => {
+    const schema = db.newSchema();
+    await (await createPostgresStore({ pool: db.shared(), schema, seed: loadSeed('default') })).close();
+    const model = contract(addIsbn());
+    const stores = await Promise.all([1, 2, 3].map(() => createPostgresStore({ pool: db.shared(), schema, seed: loadSeed('default'), model })));
+    const { rows } = await db.shared().query(`SELECT change FROM "${schema}".contract_changes WHERE change LIKE 'books.isbn%'`);
+    expect(rows).toEqual([{ change: 'books.isbn: new optional field (text)' }]);
+    expect(((await stores[2].books.create({ title: 'x', isbn: '1' } as never)) as Record<string, unknown>).isbn).toBe('1');
+    for (const store of stores) await store.close();
+  });
 });
 
 describe('memory store: optional fields of the contract', () => {
