@@ -97,7 +97,10 @@ export function lazyStore(ready: Promise<Store>, kind: Store['kind']): Store {
     users: lazy('users'),
     posts: lazy('posts', 'userId'),
     comments: lazy('comments', 'postId'),
-    collection: ((name: string) => lazy(name as keyof Store)) as Store['collection'],
+    // As the stores' own: the property of that name, so a store made from this one by replacing a collection answers the replacement.
+    collection: function (this: Record<string, unknown>, name: string) {
+      return this[name] ?? lazy(name as keyof Store);
+    } as Store['collection'],
     idempotent: async (request, work) => (await ready).idempotent(request, work),
     ping: async () => (await ready).ping(),
     close: async () => (await ready).close(),
