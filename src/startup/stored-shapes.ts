@@ -1,17 +1,9 @@
 import { buildSchema, isNonNullType, isObjectType } from 'graphql';
 import type { OpenApiDocument } from '../spec';
-import type { ContractModel, ResourceModel } from '../store/model';
+import { requestSchema, type ContractModel, type ResourceModel } from '../store/model';
 import { HTTP_METHODS } from '../http/routes';
 
 type Json = Record<string, unknown>;
-
-/** `#/components/schemas/X` followed (one level of `$ref` is how the spec names its request schemas). */
-function schemaAt(doc: OpenApiDocument, schema: unknown): Json | undefined {
-  const ref = (schema as Json | undefined)?.$ref;
-  if (typeof ref !== 'string') return schema as Json | undefined;
-  const match = /^#\/components\/schemas\/([^/]+)$/.exec(ref);
-  return match ? (doc.components.schemas[match[1]] as Json | undefined) : undefined;
-}
 
 /**
  * Where an operation on a collection could not be served from its stored records, one line each: a write
@@ -26,10 +18,9 @@ export function storedShapeProblems(doc: OpenApiDocument, sdl: string | undefine
     for (const [template, create] of [[`/${resource.name}`, true], [`/${resource.name}/{id}`, false]] as const) {
       const item = doc.paths?.[template] as Json | undefined;
       for (const method of HTTP_METHODS) {
-        if (method === 'get' || method === 'delete') continue;
-        const op = item?.[method] as Json | undefined;
-        const body = schemaAt(doc, ((((op?.requestBody as Json | undefined)?.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema));
-        if (!op || !body) continue;
+        if (method === 'get' || method === 'delete' || !item?.[method]) continue;
+        const body = requestSchema(doc, template, method);
+        if (!body.properties && !body.required) continue;
         problems.push(...requestProblems(`${method.toUpperCase()} ${template}`, resource, body, create && method === 'post'));
       }
     }

@@ -141,12 +141,16 @@ function restKind(schema: Json, where: string): { kind: FieldKind; nullable: boo
   }
 }
 
+/** The JSON request body schema of the operation `method` on `path` (resolved; empty when it takes none). */
+export function requestSchema(doc: OpenApiDocument, path: string, method: string): Json {
+  const op = (doc.paths?.[path] as Json | undefined)?.[method] as Json | undefined;
+  const body = resolve(doc, op?.requestBody);
+  return resolve(doc, ((body.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema);
+}
+
 /** The properties of the JSON body a create (`POST /{name}`) takes, with their keywords resolved. */
 function createProperties(doc: OpenApiDocument, name: string): Json {
-  const post = (doc.paths?.[`/${name}`] as Json | undefined)?.post as Json | undefined;
-  const body = resolve(doc, post?.requestBody);
-  const schema = resolve(doc, ((body.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema);
-  return (schema.properties ?? {}) as Json;
+  return (requestSchema(doc, `/${name}`, 'post').properties ?? {}) as Json;
 }
 
 function restResource(doc: OpenApiDocument, name: string, schemaName: string): ResourceModel {

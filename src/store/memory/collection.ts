@@ -116,9 +116,8 @@ export class MemoryChildCollection<T extends { id: number }, K extends keyof T>
    * Parent id -> its children: a batch costs a lookup per parent, not a scan of the collection. Each
    * parent's list is built and sorted once, until a write to one of its children drops it; a reader
    * gets a copy of it, its own to change. (Not the list itself, frozen: V8 iterates a frozen array
-   * with for...of, as graphql-jit walks every list it resolves, about 2.4x slower than a plain one,
-   * and copying a list of plain arrays costs less than that: nested GraphQL execution 1.20x in-process,
-   * `node bench/execution.js A B --only=gql-nested --rounds=10`.)
+   * with for...of, as graphql-jit walks every list it resolves, more slowly than a plain one, and
+   * copying a short plain list costs less than that; measured in docs/design.md, "Speed tricks".)
    */
   private readonly byParent = new Map<T[K], Children<T>>();
 
