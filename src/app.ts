@@ -2,7 +2,6 @@ import { hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import express, { type Express, type RequestHandler } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
 import type { Resolvers } from '../generated/graphql';
 import type { Config } from './config';
 import { docsRoutes, graphiqlPage } from './docs';
@@ -16,12 +15,12 @@ import { installService } from './http/express-app';
 import { WriteTurns } from './http/write-turns';
 import { expressClasses } from './http/perf/express-classes';
 import { oneLayer } from './http/perf/one-layer';
-import { validatorAfterMatch } from './http/perf/validator-handoff';
 import { idempotencyKeyRule } from './http/idempotency';
 import { originForm, protocolChecks } from './http/protocol';
 import { requestContext } from './http/request-context';
 import { matchRoute, RouteTable, type OwnRoute } from './http/routes';
 import { security } from './http/security';
+import { requestValidation } from './http/validate';
 import type { Logger } from './logger';
 import { HEALTH_PATHS, type Lifecycle } from './ops/health';
 import { createMetrics } from './ops/metrics';
@@ -117,22 +116,8 @@ export function createApp({
   steps.push(protocolChecks(config));
   // 404, OPTIONS, HEAD, 405 from the route table; the service's own routes are served from here.
   steps.push(answerRoute, jsonBody(config));
-  // The validator checks every request; the route table's match spares it its own route lookup
-  // (src/http/perf/validator-handoff.ts). Responses are checked where they are written (src/rest/response-check.ts).
-  steps.push(
-    ...validatorAfterMatch(OpenApiValidator.middleware({
-      apiSpec: structuredClone(openapi) as never,
-      validateApiSpec: true,
-      validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false },
-      validateResponses: false,
-      validateSecurity: false,
-      ignoreUndocumented: false,
-      // Match the path below the app's mount point (req.url), so the service answers under a prefix too.
-      useRequestUrl: true,
-      fileUploader: false,
-      $refParser: { mode: 'dereference' },
-    }) as RequestHandler[]),
-  );
+  // The validator checks every request (src/http/validate.ts). Responses are checked where they are written (src/rest/response-check.ts).
+  steps.push(requestValidation(openapi));
   steps.push(
     restRouter(routes, handlers as Handlers, {
       store,
