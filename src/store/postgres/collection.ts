@@ -1,22 +1,10 @@
 import { withDefaults } from '../model';
 import { STALE, type ChildCollection, type Collection, type Expect, type ListResult, type NewRecord, type Page, type Stale } from '../types';
-import { CreateGroups } from './create-groups';
+import { CreateGroups, type Grouping } from './create-groups';
 import { ident, type Queryable } from './pool';
 import type { TableStatements } from './statements';
+import type { Writes } from './transaction';
 import { pgValue, type TableDef } from '../tables';
-
-/** Runs a write's statements: on its own transaction, or on one already open. */
-export type Writes = <R>(work: (db: Queryable) => Promise<R>) => Promise<R>;
-
-/** How the store's own collections share create transactions (see create-groups.ts). */
-export interface Grouping {
-  /** Runs one group's transaction. */
-  transaction: Writes;
-  /** The signal of the request being served. */
-  signal: () => AbortSignal | undefined;
-  /** Most creates of one collection waiting for their group; one more fails at once with OverloadedError. */
-  limit: number;
-}
 
 /**
  * A collection stored in one table. Reads are one SQL statement each (a long list one per batch, see

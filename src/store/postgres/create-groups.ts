@@ -1,8 +1,7 @@
 import { OverloadedError, StorageUnavailableError } from '../errors';
-import type { Grouping } from './collection';
 import type { PgInserts } from './insert';
 import type { Queryable } from './pool';
-import { serverAnswered } from './transaction';
+import { serverAnswered, type Writes } from './transaction';
 
 /** Most creates one transaction inserts. */
 const MAX_GROUP = 500;
@@ -17,6 +16,16 @@ interface Member<T> {
 
 /** The server refused a statement for what it holds (an SQLSTATE, not an outage): the rows, not the database, are at fault. */
 const refused = (err: unknown): boolean => !(err instanceof StorageUnavailableError) && serverAnswered(err);
+
+/** How the store's own collections share create transactions (see CreateGroups). */
+export interface Grouping {
+  /** Runs one group's transaction. */
+  transaction: Writes;
+  /** The signal of the request being served. */
+  signal: () => AbortSignal | undefined;
+  /** Most creates of one collection waiting for their group; one more fails at once with OverloadedError. */
+  limit: number;
+}
 
 /**
  * Creates of one collection that share transactions. One group's transaction runs at a time (per

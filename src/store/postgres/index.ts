@@ -4,13 +4,14 @@ import { specModel, type ContractModel } from '../model';
 import { tableOf } from '../tables';
 import type { Collection, SeedData, Store } from '../types';
 import { requestSignal } from '../request-scope';
-import { PgChildCollection, PgCollection, type Grouping, type Writes } from './collection';
+import { PgChildCollection, PgCollection } from './collection';
+import type { Grouping } from './create-groups';
 import { notKept, pgIdempotent } from './idempotency';
 import { createPool, queryRunner, translate, type Queryable } from './pool';
 import { WaitQueue, type QueueSettings } from './queue';
 import { prepareDatabase } from './setup';
 import { TableStatements } from './statements';
-import { inTransaction } from './transaction';
+import { inTransaction, type Writes } from './transaction';
 
 export interface PostgresStoreOptions {
   /** postgres:// URL; the store owns (and closes) the pool it makes. */

@@ -2,6 +2,9 @@ import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { StorageUnavailableError } from '../errors';
 import { POOL_SETTINGS, textOf, translate, type Queryable, type Statement } from './pool';
 
+/** Runs a write's statements: on its own transaction, or on one already open. */
+export type Writes = <R>(work: (db: Queryable) => Promise<R>) => Promise<R>;
+
 /** Time a write transaction has, from asking for a connection to COMMIT: the service's usual answer time. */
 export const WRITE_BUDGET_MS = POOL_SETTINGS.query_timeout;
 
