@@ -44,22 +44,14 @@ export const DRIVER_ORDER: readonly DriverName[] = ['better-sqlite3', 'node:sqli
 const load = createRequire(__filename);
 
 /**
- * node:sqlite, loaded without its "experimental feature" warning (Node 22 prints it on stderr at the first
- * load; 24 does not): the store uses only the module's core (open, prepare, get/all/run, exec, close), and a
- * service that cannot start says so in one line of stderr. Other warnings pass as they come.
+ * node:sqlite, loaded through Node's public `getBuiltinModule`. The store uses only the module's core (open,
+ * prepare, get/all/run, exec, close). Node 22 prints an "experimental feature" warning on stderr at its first
+ * load (24 does not); `npm start` runs Node with `--disable-warning=ExperimentalWarning`, so a service that
+ * cannot start still says so in one line of stderr (docs/storage.md, "Drivers").
  */
 function loadNodeSqlite(): { DatabaseSync: new (file: string) => Connection } | undefined {
-  const emit = process.emitWarning;
-  process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
-    if (String(warning).includes('SQLite is an experimental feature')) return;
-    return (emit as (...args: unknown[]) => void).call(this, warning, ...rest);
-  } as typeof process.emitWarning;
-  try {
-    // Absent before Node 22.13 (22.5-22.12 have it behind --experimental-sqlite only): getBuiltinModule answers undefined.
-    return process.getBuiltinModule?.('node:sqlite') as { DatabaseSync: new (file: string) => Connection } | undefined;
-  } finally {
-    process.emitWarning = emit;
-  }
+  // Absent before Node 22.13 (22.5-22.12 have it behind --experimental-sqlite only): getBuiltinModule answers undefined.
+  return process.getBuiltinModule?.('node:sqlite') as { DatabaseSync: new (file: string) => Connection } | undefined;
 }
 
 function nodeSqlite(): Driver {
