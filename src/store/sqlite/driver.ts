@@ -34,9 +34,9 @@ export interface Driver {
 export class NoDriverError extends Error {}
 
 /**
- * better-sqlite3 first: it reads many rows 1.6 to 2.2 times as fast (the posts of 20 users, a list of 500
- * records), and writes and single-row reads cost the same on both (`node bench/sqlite.js --part=store` on
- * Node 22.13; docs/storage.md, "Drivers").
+ * better-sqlite3 first: it reads many rows faster (the posts of 20 users, a list of 500 records), and writes
+ * and single-row reads cost the same on both (measured with `node bench/sqlite.js --part=store`: docs/storage.md,
+ * "Drivers").
  * node:sqlite serves where better-sqlite3 does not run: on Node 24 and later, and where its build is missing.
  */
 export const DRIVER_ORDER: readonly DriverName[] = ['better-sqlite3', 'node:sqlite'];
