@@ -25,6 +25,9 @@ const discarding = new WeakMap<Socket, (req: IncomingMessage) => void>();
  * destroys the socket as soon as the answer is written, with the client's bytes still unread (the
  * kernel then answers them with a reset); for this socket it only half-closes, and the connection is
  * destroyed when the client closes its side, after `bodyDrainLimit` more bytes, or after `requestTimeoutMs`.
+ * Node's server makes that call from its own 'finish' listener of every answer with `Connection: close`, and
+ * no server option or event changes it; without the replacement the refusals of
+ * test/hardening/http-protocol.test.ts reach the client as resets.
  */
 export function closeAfterDiscarding(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): void {
   const socket = req.socket;
