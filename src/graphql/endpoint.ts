@@ -51,8 +51,11 @@ type HookContext = {
   store: Store;
   /** What the result holds, its turn if it is a large answer, and its refusal (src/graphql/large-answers.ts). */
   budget: ResultBudget;
-  /** A keyed POST's parameters, read before the handler was called to tell a keyed mutation (or the answer refusing them). */
-  params?: RequestParams | GraphqlHttpResponse;
+  /**
+   * A keyed POST's parameters, read before the handler was called to tell a keyed mutation: the handler takes
+   * them as they came (the parameters, the answer refusing them, or graphql-http's own error, a 400).
+   */
+  params?: Promise<RequestParams | GraphqlHttpResponse>;
   /** The result, when the operation ran and it has data and no errors: the endpoint writes it (see `answerOf`). */
   result?: ExecutionResult;
 };
@@ -173,8 +176,8 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
   };
 
   /** Whether a POST's parameters name a mutation (of a valid document): only those run once per key. */
-  const isMutation = (params: RequestParams | GraphqlHttpResponse): params is RequestParams => {
-    if (Array.isArray(params)) return false;
+  const isMutation = (params: RequestParams | GraphqlHttpResponse | undefined): params is RequestParams => {
+    if (params === undefined || Array.isArray(params)) return false;
     const document = documents.prepare((params as RequestParams).query);
     return 'kind' in document && getOperationAST(document, (params as RequestParams).operationName)?.operation === 'mutation';
   };
@@ -217,7 +220,8 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
     /** The one call of graphql-http's handler; for a keyed mutation, inside its key's transaction. */
     const answer = async (): Promise<void> => {
       if (key !== undefined) {
-        const params = (request.context.params = await readParams(request));
+        const reading = (request.context.params = readParams(request));
+        const params = await reading.catch(() => undefined);
         if (isMutation(params)) {
           return send(
             await once({
