@@ -2,9 +2,9 @@
 // node bench/lib/execution-probe.js DIST_SRC SEED_FILE QUERY [WITH_JSON] [SAMPLES]: runs QUERY in-process
 // through a build's own executor (dist/src/graphql/execution.js: compiled by graphql-jit, as the service
 // runs a hot query) with a fresh context per run (its loaders), over that build's memory store, and prints
-// the median µs per run of SAMPLES samples as JSON. WITH_JSON=1 adds the answer's serialisation
-// (plain-result.js). No HTTP: what the store, the loaders and the resolvers cost, without the noise of
-// the rest. bench/execution.js runs it for two builds alternately.
+// the median µs per run of SAMPLES samples as JSON. WITH_JSON=1 adds the answer's serialisation (a plain
+// JSON.stringify, as the endpoint writes a clean result). No HTTP: what the store, the loaders and the
+// resolvers cost, without the noise of the rest. bench/execution.js runs it for two builds alternately.
 const { readFileSync } = require('node:fs');
 
 const [dist, seedPath, query, withJson = '0', samplesArg = '7'] = process.argv.slice(2);
@@ -13,7 +13,6 @@ const { parse } = require(require.resolve('graphql', { paths: [dist] }));
 const { buildSchema } = require(`${dist}/graphql/schema`);
 const { createExecutor } = require(`${dist}/graphql/execution`);
 const { createContext } = require(`${dist}/graphql/context`);
-const { plainResult } = require(`${dist}/graphql/plain-result`);
 const { createMemoryStore } = require(`${dist}/store/memory`);
 const { validateSeed } = require(`${dist}/store/seed`);
 // A build whose results have a budget (src/graphql/large-answers.ts) gets one per run, as the endpoint gives each request.
@@ -36,7 +35,7 @@ const document = parse(query);
 async function runOnce() {
   const result = await executor.execute({ schema, document, contextValue: createContext(store, silent, budget()) });
   if (result.errors || !result.data) throw new Error(`the query failed: ${JSON.stringify(result.errors)}`);
-  if (withJson === '1') plainResult('application/json', result);
+  if (withJson === '1') JSON.stringify(result);
 }
 
 /** µs per run over `n` runs. */

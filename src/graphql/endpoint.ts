@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { getOperationAST, type ExecutionResult, type GraphQLError, type OperationDefinitionNode } from 'graphql';
+import { GraphQLError, getOperationAST, type ExecutionResult } from 'graphql';
 import { createHandler, type Handler, type Request as GraphqlHttpRequest, type RequestParams, type Response as GraphqlHttpResponse } from 'graphql-http';
 import type { Resolvers } from '../../generated/graphql';
 import type { Config } from '../config';
@@ -15,10 +15,9 @@ import { writeJsonValue } from '../http/json-stream';
 import type { WriteTurns } from '../http/write-turns';
 import { sendText } from '../http/send';
 import { idempotentMutations } from './idempotent-mutations';
-import { LargeAnswers, LargeAnswersBusy, type ResultBudget } from './large-answers';
+import { LargeAnswers, NO_TURN, type ResultBudget } from './large-answers';
 import { aliasLimit, depthLimit } from './limits';
 import { BUSY_MESSAGE, errorMasking } from './masking';
-import { plainResult } from './plain-result';
 import { buildSchema, type SchemaOptions } from './schema';
 import { codedError, requestParamsReader, transportError, withTransportBody } from './transport';
 
@@ -44,27 +43,30 @@ function keyOf(req: Request): string | undefined {
   return key?.trim() === '' ? undefined : key;
 }
 
-/** Per-request state the graphql-http hooks share. */
+/** Per-request state the graphql-http hooks share (graphql-http's `Request.context`). */
 type HookContext = {
   /** The request's logger (its lines carry the request id). */
   log: Logger;
-  /** The store the resolvers use: the service's, or an idempotent mutation's transaction. */
+  /** The store the resolvers use: the service's, or a keyed mutation's transaction. */
   store: Store;
-  /** A POST's Idempotency-Key; unset on the inner run that answers the keyed mutation. */
-  idempotencyKey?: string;
-  /** The parameters already parsed (the inner run of a keyed mutation reads no body). */
-  params?: RequestParams;
-  /** Set when the operation ran and its result had data and no errors: only such an answer is kept under a key. */
-  clean: boolean;
-  /** What the result holds, and its turn if it is a large answer (src/graphql/large-answers.ts). */
+  /** What the result holds, its turn if it is a large answer, and its refusal (src/graphql/large-answers.ts). */
   budget: ResultBudget;
-  /** The operation the document and operationName select, found once (onSubscribe) for onOperation. */
-  operation?: OperationDefinitionNode;
-  /** A clean result too large to serialise in one step: written in chunks as the client reads it. */
-  large?: ExecutionResult;
+  /**
+   * A keyed POST's parameters, read before the handler was called to tell a keyed mutation: the handler takes
+   * them as they came (the parameters, the answer refusing them, or graphql-http's own error, a 400).
+   */
+  params?: Promise<RequestParams | GraphqlHttpResponse>;
+  /** The result, when the operation ran and it has data and no errors: the endpoint writes it (see `answerOf`). */
+  result?: ExecutionResult;
 };
 
 type HookRequest = GraphqlHttpRequest<Request, HookContext>;
+
+/**
+ * What `onOperation` hands graphql-http for a clean result, which the endpoint writes itself: graphql-http
+ * answers it as any result (200, and the media type it negotiated) without serialising the result.
+ */
+const WRITTEN_BY_ENDPOINT: ExecutionResult = {};
 
 /**
  * Brackets a document may nest beyond the depth limit before it is refused unparsed: variable
@@ -80,22 +82,35 @@ function refusalReason(errors: readonly GraphQLError[]): RefusalReason {
 }
 
 /**
- * GraphQL over HTTP at one path: graphql-http decides methods, media types and status codes; this
- * service adds, through its hooks, what it leaves to a service:
+ * GraphQL over HTTP at one path: graphql-http decides methods, media types, status codes and the steps
+ * (parameters, parse, validate, execute); this service gives it its parts and writes its answers:
  * - `parseRequestParams`: the body limit, charset and encoding of the shared reader, and this
  *   service's transport error body (transport.ts);
- * - `onSubscribe`: a bounded cache of validated documents with depth/alias/token limits checked before
- *   execution, the transport 405 of a mutation over GET, and mutations with an Idempotency-Key, which
- *   run once per key (idempotent-mutations.ts) by running this same handler inside a transaction;
- * - `onOperation`: metrics per operation, logging of unexpected errors, the 4xx for an
- *   `application/graphql-response+json` response without `data` (graphql-http answers 200 there), and
- *   the plain serialisation of clean results (plain-result.ts);
+ * - `parse` and `validate`: a bounded cache of valid documents, the token and nesting limits at parsing,
+ *   the depth and alias limits as validation rules (`validationRules`, limits.ts);
+ * - `context`: the resolvers' context on the request's store (a keyed mutation's transaction);
+ * - `execute`: hot queries compiled (execution.ts);
+ * - `onOperation`: metrics per operation, the result's bounds (a result the budget refused while it was
+ *   built is answered with its refusal: RESULT_TOO_LARGE, or 503 for a large answer with no turn),
+ *   logging of unexpected errors, the 4xx for an `application/graphql-response+json` response without
+ *   `data` (graphql-http answers 200 there), and clean results kept for the endpoint to write;
  * - `formatError`: masking of unexpected errors (masking.ts).
+ *
+ * graphql-http's handler is called once per request. A POST mutation with an Idempotency-Key is told
+ * apart before the call (its parameters read and its document prepared first), and its one call runs
+ * inside the key's transaction (idempotent-mutations.ts), its resolvers on that transaction's store.
+ *
+ * The endpoint writes every answer: graphql-http's status and headers, and its body, except for a clean
+ * result, which graphql-http serialises with a replacer function called for every value (to hide
+ * non-GraphQL Error objects, which a result without errors does not hold): the endpoint serialises it
+ * with a plain `JSON.stringify`, or, for a large answer, in chunks as the client reads it
+ * (src/http/json-stream.ts). docs/design.md ("GraphQL execution") says what that saves.
  */
 export function graphqlEndpoint({ store, config, logger, resolvers, schemaOptions, metrics = NO_GRAPHQL_METRICS, idempotencyKey, turns }: GraphqlEndpointDeps): RequestHandler {
   const schema = buildSchema(resolvers, schemaOptions);
   const { maxDepth, maxAliases, maxTokens, documentCacheSize, compiledCacheSize, compileAfter } = config.graphql;
-  const documents = documentPreparer(schema, [depthLimit(maxDepth), aliasLimit(maxAliases)], { maxTokens, maxNesting: maxDepth + NESTING_ALLOWANCE, cacheSize: documentCacheSize });
+  const limits = [depthLimit(maxDepth), aliasLimit(maxAliases)];
+  const documents = documentPreparer(schema, limits, { maxTokens, maxNesting: maxDepth + NESTING_ALLOWANCE, cacheSize: documentCacheSize });
   metrics.cachedDocuments(() => documents.cache.size);
   // Hot queries run compiled; graphql-js answers everything else, and any result with errors.
   const executor = createExecutor(schema, {
@@ -116,56 +131,56 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
     waitMs: config.graphql.largeAnswerWaitMs,
   });
 
-  /** The keyed mutation's answer on `tx`: this handler again, with the parameters already read and no key. */
-  const answerOn = async (req: HookRequest, params: RequestParams, tx: Store): Promise<{ response: GraphqlHttpResponse; kept: boolean }> => {
-    const context: HookContext = { ...req.context, store: tx, params, idempotencyKey: undefined, clean: false };
-    const response = await handle({ ...req, context });
-    return { response, kept: response[1].status === 200 && context.clean };
-  };
-
   const handle: Handler<Request, HookContext> = createHandler<Request, HookContext, GraphQLContext>({
     schema,
+    validationRules: limits,
+    parse: (query) => {
+      try {
+        return documents.parse(query);
+      } catch (err) {
+        if (err instanceof GraphQLError) metrics.refused(refusalReason([err]));
+        throw err;
+      }
+    },
+    validate: (against, document, rules) => {
+      const errors = documents.validate(against, document, rules);
+      if (errors.length > 0) metrics.refused(refusalReason(errors));
+      return errors;
+    },
     execute: executor.execute,
     formatError: masking.formatError,
-    parseRequestParams: (req) => readParams(req, req.context.params),
-    onSubscribe: (req, params) => {
-      const document = documents.prepare(params.query);
-      if (!('kind' in document)) {
-        metrics.refused(refusalReason(document));
-        return document;
-      }
-      const operation = getOperationAST(document, params.operationName) ?? undefined;
-      req.context.operation = operation;
-      if (operation?.operation === 'mutation') {
-        if (req.method === 'GET') return transportError(405, 'Cannot perform mutations over GET', { allow: 'POST' });
-        const key = req.context.idempotencyKey;
-        if (key !== undefined) return once({ key, params, log: req.context.log, answer: (tx) => answerOn(req, params, tx) });
-      }
-      return {
-        schema,
-        document,
-        operationName: params.operationName,
-        variableValues: params.variables,
-        contextValue: createContext(req.context.store, req.context.log, req.context.budget),
-      };
-    },
-    onOperation: async (req, _args, result) => {
-      const { operation, budget } = req.context;
+    parseRequestParams: (req) => req.context.params ?? readParams(req),
+    context: (req) => createContext(req.context.store, req.context.log, req.context.budget),
+    onOperation: (req, args, result) => {
+      const operation = getOperationAST(args.document, args.operationName);
       if (operation) metrics.executed(req.raw.res, operation.operation, operation.name?.value);
-      // A large answer that found no turn in time: refused whole, before any of it is written.
-      if (result.errors?.some((error) => error.originalError instanceof LargeAnswersBusy)) return busy();
+      // The result's bounds, checked as it was built (src/graphql/large-answers.ts): a refused result is
+      // answered with its refusal, before any of it is written. No turn for a large answer: 503.
+      const { refusal } = req.context.budget;
+      if (refusal === NO_TURN) return busy();
+      if (refusal) return { data: null, errors: [refusal] };
       masking.logUnexpected(result.errors, req.context.log);
       // No data (variables that do not coerce): handed back as a list of GraphQL errors, which graphql-http
       // answers as a request error, 400 for application/graphql-response+json (200 for application/json).
       if (!('data' in result) && result.errors?.length) return result.errors as unknown as ExecutionResult;
       if (result.errors !== undefined) return result;
-      req.context.clean = true;
-      // A large answer holds its turn by now (src/graphql/large-answers.ts): it is written in chunks.
-      if (!budget.large) return plainResult(req.raw.headers.accept, result);
-      req.context.large = result;
-      return plainResult(req.raw.headers.accept, undefined);
+      req.context.result = result;
+      return WRITTEN_BY_ENDPOINT;
     },
   });
+
+  /** graphql-http's answer with its body: this service's transport error body, or the clean result it ran. */
+  const answerOf = (response: GraphqlHttpResponse, context: HookContext): GraphqlHttpResponse => {
+    const { result } = context;
+    return result ? [JSON.stringify(result), response[1]] : withTransportBody(response);
+  };
+
+  /** Whether a POST's parameters name a mutation (of a valid document): only those run once per key. */
+  const isMutation = (params: RequestParams | GraphqlHttpResponse | undefined): params is RequestParams => {
+    if (params === undefined || Array.isArray(params)) return false;
+    const document = documents.prepare((params as RequestParams).query);
+    return 'kind' in document && getOperationAST(document, (params as RequestParams).operationName)?.operation === 'mutation';
+  };
 
   return (req, res) => {
     const log = res.locals.log ?? logger;
@@ -180,24 +195,51 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
       headers: req.headers,
       body: null,
       raw: req,
-      context: { log, store, idempotencyKey: req.method === 'POST' ? keyOf(req) : undefined, clean: false, budget },
+      context: { log, store, budget },
     };
-    const send = async ([body, init]: GraphqlHttpResponse): Promise<void> => {
+    const send = ([body, init]: GraphqlHttpResponse): void => {
       const headers = init.headers as Record<string, string> | undefined;
       for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
-      const type = String(res.getHeader('content-type') ?? '');
-      const { large } = request.context;
-      if (large) return writeJsonValue(res, init.status, type, large, { head, turns });
       // Written with its length, so Node sends the headers and the body in one write.
-      sendText(res, init.status, type, body ?? '');
+      sendText(res, init.status, String(res.getHeader('content-type') ?? ''), body ?? '');
+    };
+    const write = async (response: GraphqlHttpResponse): Promise<void> => {
+      const { result } = request.context;
+      // A large answer holds its turn by now (src/graphql/large-answers.ts): it is written in chunks.
+      if (!result || !budget.large) return send(answerOf(response, request.context));
+      const [, init] = response;
+      for (const [name, value] of Object.entries(init.headers ?? {})) res.setHeader(name, value);
+      return writeJsonValue(res, init.status, String(res.getHeader('content-type') ?? ''), result, { head, turns });
     };
     const failed = (error: unknown) => {
       log.error({ error }, 'graphql request failed');
-      request.context.large = undefined;
       if (res.headersSent) res.destroy();
-      else send(transportError(500)).then(undefined, () => res.destroy());
+      else send(transportError(500));
     };
-    // graphql-http's own 406 (unacceptable Accept) comes before any hook, with no body.
-    handle(request).then((response) => send(withTransportBody(response))).then(undefined, failed);
+    const key = req.method === 'POST' ? keyOf(req) : undefined;
+    /** The one call of graphql-http's handler; for a keyed mutation, inside its key's transaction. */
+    const answer = async (): Promise<void> => {
+      if (key !== undefined) {
+        const reading = (request.context.params = readParams(request));
+        const params = await reading.catch(() => undefined);
+        if (isMutation(params)) {
+          return send(
+            await once({
+              key,
+              params,
+              log,
+              answer: async (tx) => {
+                const context: HookContext = { ...request.context, store: tx };
+                const response = await handle({ ...request, context });
+                return { response: answerOf(response, context), kept: response[1].status === 200 && context.result !== undefined };
+              },
+            }),
+          );
+        }
+      }
+      // graphql-http's own 406 (unacceptable Accept) comes before any hook, with no body.
+      return write(await handle(request));
+    };
+    answer().then(undefined, failed);
   };
 }

@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, responsePathAsArray, type GraphQLResolveInfo } from 'graphql';
 
 export interface LargeAnswerSettings {
   /** Most records one operation's result may hold (GRAPHQL_MAX_RESULT_ITEMS); more is a RESULT_TOO_LARGE error. */
@@ -9,11 +9,20 @@ export interface LargeAnswerSettings {
   waitMs: number;
 }
 
+/** Where a list sits in the result (a resolver's `info.path`). */
+export type ResultPath = GraphQLResolveInfo['path'];
+
 /** A result of more records than this is a large answer: it waits for a turn (a root list: before it is read). */
 const LARGE_ITEMS = 1000;
 
-/** Thrown inside a resolver when a large answer found no turn in time: the endpoint answers 503 with Retry-After. */
-export class LargeAnswersBusy extends Error {}
+/** The refusal of a large answer that found no turn in time: the endpoint answers 503 with Retry-After. */
+export const NO_TURN = 'no-turn';
+
+/**
+ * Why a result was refused while it was being built: too many records (the error to answer, at the list
+ * that went past the limit), or no turn for a large answer.
+ */
+export type Refusal = GraphQLError | typeof NO_TURN;
 
 /**
  * The memory budget of GraphQL answers. A GraphQL result is built whole in memory before it is written
@@ -29,6 +38,11 @@ export class LargeAnswersBusy extends Error {}
  *   make an answer large take a free turn at once or are answered 503 at once: their records are already
  *   read. A turn is held until the answer is written or its connection closes (a client that stops reading
  *   is cut off by RESPONSE_WRITE_TIMEOUT_MS).
+ *
+ * The bounds are checked at the level of the execution, not by errors thrown through resolvers: a list
+ * asks its request's budget before it is read (root lists) or kept (nested lists); once the budget has
+ * refused, every list of the request is answered empty without reading anything more, and the endpoint
+ * answers the refusal instead of the result (src/graphql/endpoint.ts, `onOperation`).
  *
  * So at most about `slots` x `maxItems` records are held for large GraphQL answers, whatever clients do.
  */
@@ -51,10 +65,6 @@ export class LargeAnswers {
     else this.running -= 1;
   };
 
-  busy(): LargeAnswersBusy {
-    return new LargeAnswersBusy(`Server busy: ${this.settings.slots} large answers are being written; retry later.`);
-  }
-
   /** A turn now, if one is free and nobody waits for one: its release function; otherwise undefined. */
   tryTurn(): (() => void) | undefined {
     if (this.running >= this.settings.slots || this.waiting.size > 0) return undefined;
@@ -62,11 +72,11 @@ export class LargeAnswers {
     return once(this.release);
   }
 
-  /** Resolves with a release function once a turn is free; rejects with LargeAnswersBusy after `waitMs`. */
-  turn(): Promise<() => void> {
+  /** Resolves with a release function once a turn is free, or with undefined after `waitMs` without one. */
+  turn(): Promise<(() => void) | undefined> {
     const now = this.tryTurn();
     if (now) return Promise.resolve(now);
-    return new Promise((resolve, reject) => {
+    return new Promise((resolve) => {
       const start = () => {
         clearTimeout(timer);
         this.waiting.delete(start);
@@ -74,7 +84,7 @@ export class LargeAnswers {
       };
       const timer = setTimeout(() => {
         this.waiting.delete(start);
-        reject(this.busy());
+        resolve(undefined);
       }, this.settings.waitMs);
       this.waiting.add(start);
     });
@@ -90,14 +100,14 @@ const once = (fn: () => void) => {
   };
 };
 
-/** What one request's result holds so far, and its turn when it is a large answer. */
+/** What one request's result holds so far, its turn when it is a large answer, and its refusal if it was refused. */
 export class ResultBudget {
   /** Records counted into the result. */
   items = 0;
+  /** Set once the result is refused; it stays refused (a second run of the operation, src/graphql/execution.ts, reads nothing). */
+  refusal?: Refusal;
   private release?: () => void;
   private asked?: Promise<void>;
-  /** Refused a turn: a second run of the operation (src/graphql/execution.ts) is refused at once too. */
-  private refused?: LargeAnswersBusy;
   private closed = false;
 
   constructor(private readonly answers: LargeAnswers) {}
@@ -111,43 +121,55 @@ export class ResultBudget {
   private readonly counted = new Set<string>();
 
   /**
-   * Counts the `count` records of the root list answered under `key` (its response key: an alias counts on
-   * its own) into the result, before they are read. Over the limit it throws RESULT_TOO_LARGE; a large
-   * answer first waits for its request's turn (up to `waitMs`, then LargeAnswersBusy).
+   * Counts the `count` records of the root list at `at` (its response key: an alias counts on its own) into
+   * the result, before they are read: whether the list may be read. Not over the limit (the result is
+   * refused RESULT_TOO_LARGE), and, for a large answer, once its request has a turn (waited for up to
+   * `waitMs`; without one the result is refused NO_TURN).
    */
-  async admitList(key: string, count: number): Promise<void> {
-    if (this.refused) throw this.refused;
+  async admitList(at: ResultPath, count: number): Promise<boolean> {
+    if (this.refusal) return false;
+    const key = String(at.key);
     if (!this.counted.has(key)) {
       this.counted.add(key);
-      this.count(count);
+      if (!this.count(count, at)) return false;
     }
-    if (!this.large) return;
-    this.asked ??= this.answers.turn().then((release) => this.hold(release));
+    if (!this.large) return true;
+    this.asked ??= this.answers.turn().then((release) => {
+      if (release) this.hold(release);
+      else this.refusal ??= NO_TURN;
+    });
     await this.asked;
+    return this.refusal === undefined;
   }
 
   /**
-   * Counts `count` records already read (nested lists) into the result; throws RESULT_TOO_LARGE over the
-   * limit. Records that make the answer large take a turn now, or the request is refused (LargeAnswersBusy,
-   * a 503): they are already in memory, and waiting would only hold them longer.
+   * Counts `count` records already read (nested lists, first asked for at `at`) into the result: whether
+   * they may be kept. Not over the limit, and, when they make the answer large, only with a turn taken now:
+   * they are already in memory, and waiting would only hold them longer (without one, NO_TURN).
    */
-  take(count: number): void {
-    this.count(count);
-    if (!this.large || this.asked) return;
+  take(count: number, at?: ResultPath): boolean {
+    if (this.refusal) return false;
+    if (!this.count(count, at)) return false;
+    if (!this.large || this.asked) return true;
     const release = this.answers.tryTurn();
-    if (!release) throw (this.refused = this.answers.busy());
+    if (!release) {
+      this.refusal = NO_TURN;
+      return false;
+    }
     this.hold(release);
     this.asked = Promise.resolve();
+    return true;
   }
 
-  private count(count: number): void {
+  private count(count: number, at: ResultPath | undefined): boolean {
     this.items += count;
     const { maxItems } = this.answers.settings;
-    if (this.items > maxItems) {
-      throw new GraphQLError(`The result would hold more than ${maxItems} records (GRAPHQL_MAX_RESULT_ITEMS): ask for fewer fields with lists, or page through the REST collection with limit and offset.`, {
-        extensions: { code: 'RESULT_TOO_LARGE' },
-      });
-    }
+    if (this.items <= maxItems) return true;
+    this.refusal = new GraphQLError(`The result would hold more than ${maxItems} records (GRAPHQL_MAX_RESULT_ITEMS): ask for fewer fields with lists, or page through the REST collection with limit and offset.`, {
+      path: at && responsePathAsArray(at),
+      extensions: { code: 'RESULT_TOO_LARGE' },
+    });
+    return false;
   }
 
   private hold(release: () => void): void {

@@ -1,4 +1,4 @@
-import type { ResultBudget } from './large-answers';
+import type { ResultBudget, ResultPath } from './large-answers';
 import { isPromise, type ChildCollection, type CommentRecord, type MaybePromise, type PostRecord, type Store, type UserRecord } from '../store/types';
 
 /**
@@ -17,11 +17,15 @@ import { isPromise, type ChildCollection, type CommentRecord, type MaybePromise,
 export interface Loaders {
   /** Declares `users` one group (their posts load together) and returns them. */
   users(users: UserRecord[]): UserRecord[];
-  postsOf(user: UserRecord): MaybePromise<PostRecord[]>;
-  commentsOf(post: PostRecord): MaybePromise<CommentRecord[]>;
+  /** A user's posts; `at` is where they sit in the result (a resolver's `info.path`), named if the budget refuses them. */
+  postsOf(user: UserRecord, at?: ResultPath): MaybePromise<PostRecord[]>;
+  commentsOf(post: PostRecord, at?: ResultPath): MaybePromise<CommentRecord[]>;
 }
 
 type ByParent<C> = ReadonlyMap<number, C[]>;
+
+/** A batch the result's budget refused: every parent's children are answered empty (the request answers the refusal). */
+const REFUSED: ByParent<never> = new Map();
 
 /** One `listByParents` call: the parents it was for, and the store's answer (ready, on its way, or failed). */
 interface Batch<C> {
@@ -52,8 +56,13 @@ class ChildrenLoader<C extends { id: number }, K extends keyof C> {
 
   constructor(
     private readonly collection: ChildCollection<C, K>,
-    /** Called with each batch of loaded children: the next level's group. */
-    private readonly onLoaded: (byParent: ByParent<C>) => void = () => undefined,
+    /**
+     * Called with each batch of loaded children (first asked for at `at`) before it is kept: whether the
+     * result's budget admits them. A refused batch is kept as REFUSED.
+     */
+    private readonly onLoaded: (byParent: ByParent<C>, at: ResultPath | undefined) => boolean,
+    /** Whether the result's budget has refused the result: then nothing more is read. */
+    private readonly refused: () => boolean,
   ) {}
 
   /** Declares the parents in `lists` one group: the first lookup of any of them loads them all. */
@@ -62,40 +71,44 @@ class ChildrenLoader<C extends { id: number }, K extends keyof C> {
     for (const parents of lists) for (const { id } of parents) this.declared.push(id);
   }
 
-  load(parentId: number): MaybePromise<C[]> {
+  load(parentId: number, at?: ResultPath): MaybePromise<C[]> {
     const { batches } = this;
     for (let i = 0; i < batches.length; i++) {
       const children = batches[i].byParent?.get(parentId);
       if (children !== undefined) return children;
     }
-    return this.loadMissing(parentId);
+    return this.loadMissing(parentId, at);
   }
 
   /** Not in a loaded batch: in one on its way or failed, else in the declared group, else alone. */
-  private loadMissing(parentId: number): MaybePromise<C[]> {
+  private loadMissing(parentId: number, at: ResultPath | undefined): MaybePromise<C[]> {
     for (const batch of this.batches) {
       if (!(batch.members ??= new Set(batch.ids)).has(parentId)) continue;
       if (batch.byParent) return batch.byParent.get(parentId) ?? [];
       if (batch.failed) throw batch.failed.error;
       return batch.pending!.then(() => this.load(parentId));
     }
+    if (this.refused()) return [];
     let ids = [parentId];
     if (this.declared.includes(parentId)) {
       ids = this.declaredTwice ? [...new Set(this.declared)] : this.declared;
       this.declared = [];
       this.declaredTwice = false;
     }
-    this.fetch(ids);
+    this.fetch(ids, at);
     return this.load(parentId);
   }
 
-  private fetch(ids: readonly number[]): void {
+  private fetch(ids: readonly number[], at: ResultPath | undefined): void {
     const batch: Batch<C> = { ids };
     this.batches.push(batch);
-    // Counted first: children the result's budget refuses (too many records, no turn) are a failed batch.
+    // Counted first: children the result's budget refuses (too many records, no turn) are not kept.
     const loaded = (byParent: ByParent<C>): void => {
-      this.onLoaded(byParent);
-      batch.byParent = byParent;
+      if (this.onLoaded(byParent, at)) {
+        batch.byParent = byParent;
+        return;
+      }
+      batch.byParent = REFUSED;
     };
     const failed = (error: unknown): void => {
       batch.failed = { error };
@@ -110,24 +123,26 @@ class ChildrenLoader<C extends { id: number }, K extends keyof C> {
   }
 }
 
-export function createLoaders(store: Store, budget: Pick<ResultBudget, 'take'>): Loaders {
-  const count = (byParent: ByParent<unknown>) => {
+export function createLoaders(store: Store, budget: Pick<ResultBudget, 'take' | 'refusal'>): Loaders {
+  const refused = () => budget.refusal !== undefined;
+  const count = (byParent: ByParent<unknown>, at: ResultPath | undefined): boolean => {
     let loaded = 0;
     for (const children of byParent.values()) loaded += children.length;
-    budget.take(loaded);
+    return budget.take(loaded, at);
   };
-  const comments = new ChildrenLoader(store.comments, count);
+  const comments = new ChildrenLoader(store.comments, count, refused);
   // All the posts of one group of users are one group: their comments load in one call.
-  const posts = new ChildrenLoader(store.posts, (byUser) => {
-    count(byUser);
+  const posts = new ChildrenLoader(store.posts, (byUser, at) => {
+    if (!count(byUser, at)) return false;
     comments.group(byUser.values());
-  });
+    return true;
+  }, refused);
   return {
     users: (users) => {
       posts.group([users]);
       return users;
     },
-    postsOf: (user) => posts.load(user.id),
-    commentsOf: (post) => comments.load(post.id),
+    postsOf: (user, at) => posts.load(user.id, at),
+    commentsOf: (post, at) => comments.load(post.id, at),
   };
 }

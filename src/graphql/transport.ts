@@ -47,13 +47,15 @@ export function codedError(status: number, message: string, code: string, header
 
 /**
  * graphql-http answers a wrong method (405), an unacceptable Accept (406) and a media type it does not
- * parse (415) with no body: they get this service's transport error body, keeping graphql-http's
+ * parse (415) with no body, and a mutation over GET (405) with a GraphQL error but no media type: they get
+ * this service's transport error body (with graphql-http's message, if it gave one), keeping graphql-http's
  * status and headers (`Allow`, `Accept`). Any other answer passes as it is.
  */
 export function withTransportBody(response: Response): Response {
   const [body, init] = response;
-  if (body !== null) return response;
-  return transportError(init.status, undefined, init.headers as Record<string, string> | undefined);
+  if (body !== null && init.headers?.['content-type'] !== undefined) return response;
+  const message = body === null ? undefined : (JSON.parse(body) as { errors?: { message?: string }[] }).errors?.[0]?.message;
+  return transportError(init.status, message, init.headers as Record<string, string> | undefined);
 }
 
 /** What the request-parsing hook needs of the raw request: the Node request and response, as Express gives them. */
@@ -64,12 +66,10 @@ export interface RawExchange {
 /**
  * graphql-http's `parseRequestParams` hook: reads a POST's JSON body with the shared reader (limit,
  * charset, content encoding: 413, 415, 400) and hands the text to graphql-http's own parser, which
- * judges the method, the media type and the parameters. A request whose parameters were already
- * parsed (`known`, the inner run of an idempotent mutation) is not read again.
+ * judges the method, the media type and the parameters.
  */
 export function requestParamsReader(config: Config, metrics: GraphqlMetrics) {
-  return async <Raw extends RawExchange['raw'], Context>(req: Request<Raw, Context>, known?: RequestParams): Promise<RequestParams | Response> => {
-    if (known) return known;
+  return async <Raw extends RawExchange['raw'], Context>(req: Request<Raw, Context>): Promise<RequestParams | Response> => {
     let body: string | null = null;
     if (req.method === 'POST') {
       const media = jsonMediaType(req.raw);

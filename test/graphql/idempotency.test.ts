@@ -125,4 +125,28 @@ describe('POST /graphql with an Idempotency-Key', () => {
     await http.post('/graphql').send({ query: ADD, variables: { title: 'Water' } }).expect(200);
     expect((await store.todos.list()).total).toBe(before + 2);
   });
+  it('when a keyed mutation is refused before it runs (Accept not served, body not JSON, invalid document), then nothing is stored and the key is still free', async () => {
+    const { http, store } = makeApp();
+    const before = await snapshot(store);
+    await http.post('/graphql').set(KEY, 'g-6').set('Accept', 'application/xml').send({ query: ADD, variables: { title: 'Water' } }).expect(406);
+    await http.post('/graphql').set(KEY, 'g-6').set('Content-Type', 'text/plain').send(JSON.stringify({ query: ADD, variables: { title: 'Water' } })).expect(415);
+    expect((await http.post('/graphql').set(KEY, 'g-6').set('Content-Type', 'application/json').send('{"query": ').expect(400)).body).toEqual({ errors: [{ message: 'Unparsable JSON body' }] });
+    expect((await http.post('/graphql').set(KEY, 'g-6').send({ variables: {} }).expect(400)).body).toEqual({ errors: [{ message: 'Missing query' }] });
+    const invalid = await http.post('/graphql').set(KEY, 'g-6').set('Accept', 'application/graphql-response+json').send({ query: 'mutation { addTodo(title: "x") { nope } }' }).expect(400);
+    expect(invalid.body.errors[0].message).toMatch(/^Cannot query field "nope" on type "Todo"/);
+    expect(await snapshot(store)).toEqual(before);
+    const first = await http.post('/graphql').set(KEY, 'g-6').send({ query: ADD, variables: { title: 'Water' } }).expect(200);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect((await store.todos.list()).items.filter((t) => t.text === 'Water')).toHaveLength(1);
+  });
+
+  it('when a keyed mutation is answered, then its answer is the one a mutation without a key gets (status, media type, body)', async () => {
+    for (const accept of ['application/json', 'application/graphql-response+json']) {
+      const keyed = await makeApp().http.post('/graphql').set(KEY, 'g-7').set('Accept', accept).send({ query: ADD, variables: { title: 'Water' } });
+      const plain = await makeApp().http.post('/graphql').set('Accept', accept).send({ query: ADD, variables: { title: 'Water' } });
+      expect(keyed.status).toBe(plain.status);
+      expect(keyed.headers['content-type']).toBe(plain.headers['content-type']);
+      expect(keyed.text).toBe(plain.text);
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { getIntrospectionQuery } from 'graphql';
 import { nestingError } from '../../src/graphql/limits';
 import { snapshot } from '../support/app';
-import { limits, makeGqlApp } from './support';
+import { GRAPHQL_RESPONSE, limits, makeGqlApp, seededStore } from './support';
 
 /** `{ users { posts { comments { body } } } }` is depth 4. */
 const DEPTH_4 = '{ users { posts { comments { body } } } }';
@@ -115,5 +115,35 @@ describe('GraphQL limits: nesting before parsing', () => {
     expect(nestingError(query, 5, 5000)).toBeUndefined();
     expect(nestingError('{ a { b { c } } }', 2, 5000)?.extensions.code).toBe('QUERY_TOO_DEEP');
     expect(nestingError('{ a { b } }', 2, 5000)).toBeUndefined();
+  });
+});
+
+describe('GraphQL limits: records in a result (GRAPHQL_MAX_RESULT_ITEMS)', () => {
+  it('when a second root list takes the result past the limit, then the answer is that refusal at its path, under either media type', async () => {
+    const store = seededStore();
+    const books = (await store.books.list()).total;
+    const todos = (await store.todos.list()).total;
+    for (const accept of [GRAPHQL_RESPONSE, 'application/json']) {
+      const { gql } = makeGqlApp({ store, config: limits({ maxResultItems: books + todos - 1 }) });
+      const res = await gql('{ b: books { id } t: todos { id } }', undefined, accept);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toBeNull();
+      expect(res.body.errors).toEqual([
+        {
+          message: `The result would hold more than ${books + todos - 1} records (GRAPHQL_MAX_RESULT_ITEMS): ask for fewer fields with lists, or page through the REST collection with limit and offset.`,
+          path: ['t'],
+          extensions: { code: 'RESULT_TOO_LARGE' },
+        },
+      ]);
+    }
+  });
+
+  it('when the lists fit exactly, then the result is answered', async () => {
+    const store = seededStore();
+    const total = (await store.books.list()).total + (await store.todos.list()).total;
+    const { gql } = makeGqlApp({ store, config: limits({ maxResultItems: total }) });
+    const res = await gql('{ books { id } todos { id } }');
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
   });
 });
