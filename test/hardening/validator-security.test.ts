@@ -1,9 +1,9 @@
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import request from 'supertest';
-import { oneLayer } from '../../src/http/perf/one-layer';
 import { validatorAfterMatch } from '../../src/http/perf/validator-handoff';
-import { matchRoute, RouteTable } from '../../src/http/routes';
+import { chain } from '../../src/http/phases';
+import { RouteTable } from '../../src/http/routes';
 import type { OpenApiDocument } from '../../src/spec';
 
 /** An API key in a header for the whole document; one operation keeps it, one opts out (`security: []`). */
@@ -28,7 +28,7 @@ function spec(): OpenApiDocument {
 /**
  * An app with the real validator, security on, whose key check is `allow` (called with each request):
  * through the hand-off (as the service runs it), or with the validator's own middlewares as they come;
- * all steps as one pipeline, as the service runs them (src/http/perf/one-layer.ts).
+ * after the route table's match, which the service keeps in the request's state (src/http/request-state.ts).
  */
 function appWith(allow: (key: string | undefined, path: string) => boolean, handoff: boolean) {
   const doc = spec();
@@ -40,8 +40,15 @@ function appWith(allow: (key: string | undefined, path: string) => boolean, hand
   }) as RequestHandler[];
   const answer: RequestHandler = (req, res) => res.json({ id: req.params.id });
   const fail: ErrorRequestHandler = (err, _req, res, _next) => res.status(err.status ?? 500).json({ error: err.message });
+  const table = new RouteTable(doc);
+  // The route phase's part that the hand-off reads: the match and the operation, in the request's state.
+  const route: RequestHandler = (req, res, next) => {
+    const match = table.match(req.path);
+    res.locals.state = { match, operation: match?.route.operations[req.method] } as never;
+    next();
+  };
   const app = express();
-  app.use(oneLayer([matchRoute(new RouteTable(doc)), ...(handoff ? validatorAfterMatch(middlewares) : middlewares), answer]), fail);
+  app.use(chain([route, ...(handoff ? validatorAfterMatch(middlewares) : middlewares), answer]), fail);
   return app;
 }
 

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
-import { matchOf, operationOf, type OperationInfo, type RouteMatch } from '../routes';
-import { oneLayer } from './one-layer';
+import { chain } from '../phases';
+import type { RouteMatch } from '../request-state';
+import type { OperationInfo } from '../spec-routes';
 
 /**
  * Speed trick (fenced in src/http/perf/): express-openapi-validator's request and response validation,
@@ -24,8 +25,7 @@ import { oneLayer } from './one-layer';
  * whenever `validateSecurity` is on. Elsewhere it is skipped: the validator's security middleware reads
  * that same list and calls `next()` when it is empty, whatever its options.
  *
- * With cors's headers recorded once (./fixed-headers.ts): GET /books/{id} 1.09x req/s
- * (`node bench/compare.js A B --only=get-book,post-book --rounds=8 --duration=3`). Guarded by
+ * Measured in docs/design.md ("Speed tricks"). Guarded by
  * test/hardening/perf-tricks.test.ts through the real createApp: once warm, a request makes the
  * validator compile no route, and validation still refuses bad input; and by
  * test/hardening/validator-security.test.ts: with the real validator's security on, a skipped step never
@@ -57,14 +57,16 @@ export function validatorAfterMatch(middlewares: readonly RequestHandler[]): Req
     names[lookupCount] === SECURITY &&
     names.slice(lookupCount + 1).every((name) => VALIDATION.includes(name));
   if (!expected) throw new Error(`express-openapi-validator: unexpected middlewares (${names.join(', ')}): update src/http/perf/validator-handoff.ts`);
-  const lookup = oneLayer(middlewares.slice(0, lookupCount + 1));
+  const lookup = chain(middlewares.slice(0, lookupCount + 1));
   const security = middlewares[lookupCount];
   const validation = middlewares.slice(lookupCount + 1);
   const kept = new WeakMap<OperationInfo, Omit<OpenApiMetadata, 'pathParams'>>();
 
   const handoff: RequestHandler = (req, res, next) => {
-    const op = operationOf(req);
-    const match = matchOf(req);
+    // The route phase's match and operation, from the request's state (src/http/request-state.ts).
+    const state = res.locals.state;
+    const op = state?.operation;
+    const match = state?.match;
     const metadata = op && kept.get(op);
     const params = metadata && match ? decodedParams(match) : undefined;
     if (metadata && params) {
