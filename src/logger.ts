@@ -19,9 +19,8 @@ function serialiseError(value: unknown): unknown {
 }
 
 /**
- * pino's `stdTimeFunctions.isoTime`, formatted at most once per millisecond (many lines share one).
- * Measured (median of 6 alternating rounds x 200,000 request lines, child logger + line, no-op sink,
- * on a busy 2-core machine): isoTime 20.3 us/line, this 14.8 us/line.
+ * pino's `stdTimeFunctions.isoTime`, formatted at most once per millisecond (many lines share one); measured in
+ * docs/design.md ("Speed tricks").
  */
 function isoTimeCached(): () => string {
   let lastMs = -1;

@@ -33,11 +33,27 @@ export function fromMiddleware(handler: RequestHandler): Phase {
   return ({ req, res }, next) => handler(req, res, next);
 }
 
-/** Middlewares run in order as one, with express's semantics for `next(err)`, throws and rejected promises. */
+/**
+ * Middlewares run in order as one, with express's semantics: `next(err)` skips the rest and goes to `next`, and a
+ * middleware that throws, or returns a promise that rejects, is the same as `next(err)`.
+ */
 export function chain(handlers: readonly RequestHandler[]): RequestHandler {
   if (handlers.length === 1) return handlers[0];
-  const steps = handlers.map(fromMiddleware);
-  return (req, res, next) => run(steps, { req, res } as RequestState, next);
+  return (req: Request, res: Response, next: NextFunction) => {
+    let index = 0;
+    const step = (err?: unknown): void => {
+      if (err !== undefined && err !== null) return next(err);
+      if (index === handlers.length) return next();
+      const handler = handlers[index++];
+      try {
+        const returned = handler(req, res, step) as unknown;
+        if (returned instanceof Promise) returned.then(undefined, (error: unknown) => next(error ?? new Error('rejected')));
+      } catch (error) {
+        next(error);
+      }
+    };
+    step();
+  };
 }
 
 /** Runs `steps` over `state`: `next(err)`, a throw or a rejected promise skips the rest and goes to `done(err)`. */

@@ -178,7 +178,8 @@ export const dispatchPhase: Phase = ({ req, res, match }, next) => {
   }
   const runsAs = route.methods.includes(method) ? method : operationMethod(method);
   if (!route.methods.includes(runsAs)) return next(new ApiError(405, NOT_ALLOWED_MESSAGE, undefined, { Allow: route.allow }));
-  if (route.handler) return route.handler(req, res, next);
+  // A handler of the service's own that passes the request on without an error has answered nothing: a 404.
+  if (route.handler) return route.handler(req, res, (err?: unknown) => next(err ?? notFound(req)));
   // The validator and the registrar know the GET; Node still sends a HEAD answer without its body.
   req.method = runsAs;
   next();

@@ -3,14 +3,12 @@
  * TURN_BYTES (8 chunks, ./chunk-writer.ts) on a turn, and at most `perTurn` answers build on one turn of the event
  * loop. However many big answers are under way, every turn of the loop then has its time for the rest:
  * accepting connections, reading requests, a `/health` probe.
- * Without it, every writer whose socket drained at once would build its next chunk in the same turn: 300
- * readers of a 5 MiB list held the loop for over a second at a time (`npm run test:load`, many readers).
+ * Without it, every writer whose socket drained at once would build its next chunk in the same turn.
  *
  * Node accepts one connection per turn of the loop, however many wait in the kernel's queue. So while new
  * connections come in (a request on a connection not seen before, `connected`), a turn lets one answer build
- * instead of `perTurn`: with 70 connections queued behind 230 big answers, a turn of four answers
- * (about 2.5 ms) made the last of them, a `/health` probe, wait 150 to 500 ms; a turn of one answer is
- * about four times shorter, and answers still get a turn on every iteration.
+ * instead of `perTurn`, and answers still get a turn on every iteration. What each choice was measured to do
+ * under `npm run test:load` is in docs/design.md ("The path of a request", the write phase).
  */
 export class WriteTurns {
   private readonly waiting: (() => void)[] = [];

@@ -76,7 +76,8 @@ export function restPhases(routes: RouteTable, handlers: Handlers, ctx: RestCont
     const match = state.match!;
     const { op, handler, mock } = boundOf(state);
     const key = op.idempotencyKey ? req.get(IDEMPOTENCY_KEY) : undefined;
-    const pre = op.conditional ? preconditionsOf(req) : undefined;
+    // A write's preconditions go to the handler (the store applies them); a read's are applied by the write phase.
+    const pre = op.conditional && op.method !== 'GET' ? preconditionsOf(req) : undefined;
     const input = toInput(req, match.route, match.params, op, pre, tag);
     // The service's own context, or a copy on the keyed operation's transaction store. The handler's own
     // promise is used as it is (Promise.resolve adds no step to a native promise).
@@ -92,9 +93,9 @@ export function restPhases(routes: RouteTable, handlers: Handlers, ctx: RestCont
   // Not an async function: a list's writing goes on after this returns, and a suspended async function would
   // keep the outcome (the list's first batch with it) until the last byte is sent.
   const write: Phase = (state, next) => {
-    const { req, res } = state;
-    const answer: Answer = { res, bound: boundOf(state), pre: undefined, head: state.match!.head === true, tag, options };
-    if (answer.bound.op.conditional) answer.pre = preconditionsOf(req);
+    const bound = boundOf(state);
+    const pre = bound.op.conditional && bound.op.method === 'GET' ? preconditionsOf(state.req) : undefined;
+    const answer: Answer = { res: state.res, bound, pre, head: state.match!.head === true, tag, options };
     const outcome = state.outcome!;
     state.outcome = undefined;
     const written = writeResult(answer, outcome);
