@@ -5,7 +5,7 @@ import type { LogLevel } from './config';
  * The service's logger: pino, writing one JSON object per line,
  * `{"level":"info","time":"<ISO>", ...fields, "msg":"..."}`. Errors under `err` or `error` are
  * expanded to `{name, message, stack}`. A request's lines come from its child logger
- * (`res.locals.log`, see src/http/request-context.ts), which adds `requestId` to each.
+ * (`state.log`, see src/http/phases.ts), which adds `requestId` to each.
  * Call it pino's way: `log.info({ fields }, 'message')` or `log.info('message')`.
  */
 export type Logger = pino.Logger;
@@ -13,24 +13,14 @@ export type Logger = pino.Logger;
 /** Where lines go instead of stdout (tests); it receives one complete line, newline included, per call. */
 export type LogSink = (line: string) => void;
 
-/** The fields of the one line every request writes, at level info, message "request". */
-export interface RequestLogFields {
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-  aborted: boolean;
-}
-
 function serialiseError(value: unknown): unknown {
   if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
   return value;
 }
 
 /**
- * pino's `stdTimeFunctions.isoTime`, formatted at most once per millisecond (many lines share one).
- * Measured (median of 6 alternating rounds x 200,000 request lines, child logger + line, no-op sink,
- * on a busy 2-core machine): isoTime 20.3 us/line, this 14.8 us/line.
+ * pino's `stdTimeFunctions.isoTime`, formatted at most once per millisecond (many lines share one); measured in
+ * docs/design.md ("Speed tricks").
  */
 function isoTimeCached(): () => string {
   let lastMs = -1;
@@ -56,9 +46,4 @@ export function createLogger(level: LogLevel, sink?: LogSink): Logger {
   };
   // Without a sink: pino's own synchronous stdout writer, so the last line before process.exit() is not lost.
   return sink ? pino(options, { write: sink }) : pino(options);
-}
-
-/** The per-request line, on the request's child logger (which carries `requestId`); `aborted` only when true. */
-export function logRequest(log: Logger, { aborted, ...fields }: RequestLogFields): void {
-  log.info(aborted ? { ...fields, aborted } : fields, 'request');
 }

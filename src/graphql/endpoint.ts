@@ -13,6 +13,7 @@ import { documentPreparer } from './document-cache';
 import { createExecutor } from './execution';
 import { writeJsonValue } from '../http/json-stream';
 import type { WriteTurns } from '../http/write-turns';
+import { stateOf } from '../http/request-state';
 import { sendText } from '../http/send';
 import { idempotentMutations } from './idempotent-mutations';
 import { LargeAnswers, NO_TURN, type ResultBudget } from './large-answers';
@@ -183,7 +184,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
   };
 
   return (req, res) => {
-    const log = res.locals.log ?? logger;
+    const log = stateOf(res)?.log ?? logger;
     const budget = largeAnswers.budget();
     // The request's turn (if its answer is large) lasts until its answer is written or its connection closes.
     res.once('close', () => budget.done());

@@ -2,9 +2,9 @@ import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from '../logger';
 import { OverloadedError, StorageUnavailableError } from '../store/errors';
 import { OUTCOME_UNKNOWN, OUTCOME_UNKNOWN_REPEATABLE } from './idempotency';
-import { routeOf, type ErrorFormat } from './routes';
+import type { ErrorFormat } from './spec-routes';
 import { sendJson, sendText, TEXT_TYPE } from './send';
-import { fromValidator, isValidatorError } from './validator-errors';
+import { isValidatorError, validatorRefusal } from './validator-errors';
 
 export interface ErrorDetail {
   path: string;
@@ -53,7 +53,10 @@ function toApiError(err: unknown, method = 'GET'): { error: ApiError; unexpected
   if (err instanceof OverloadedError) {
     return { error: new ApiError(503, BUSY_MESSAGE, undefined, { 'Retry-After': '1' }), unexpected: false };
   }
-  if (isValidatorError(err)) return { error: fromValidator(err), unexpected: false };
+  if (isValidatorError(err)) {
+    const { status, message, details } = validatorRefusal(err);
+    return { error: new ApiError(status, message, details), unexpected: false };
+  }
   return { error: new ApiError(500, INTERNAL_ERROR_MESSAGE), unexpected: true };
 }
 
@@ -85,12 +88,16 @@ export function sendError(res: Response, format: ErrorFormat, error: ApiError): 
 /** The headers that describe a successful answer's representation, set by the registrar before it writes one. */
 const ANSWER_HEADERS = ['ETag', 'X-Total-Count', 'Link', 'Location', 'Idempotent-Replayed', 'Content-Type', 'Content-Length'];
 
-/** The one error handler, registered last: every failure leaves here in its route's error format. */
+/**
+ * The service's error handler, added after the service (and after any error handler of yours): every failure
+ * leaves here in its route's error format, read from the request's state (JSON before the service has seen it).
+ */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return function serviceErrors(err, req, res, _next) {
+    const state = res.locals.state;
     const { error, unexpected } = toApiError(err, req.method);
     if (unexpected) {
-      (res.locals.log ?? logger).error({ method: req.method, path: req.path, err }, 'unexpected error');
+      (state?.log ?? logger).error({ method: req.method, path: req.path, err }, 'unexpected error');
     }
     if (res.headersSent) {
       // An answer already under way is never answered twice. One cut short (a list whose reading failed
@@ -101,6 +108,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // The error replaces an answer that may have begun to set its headers (a list whose reading failed before
     // its first bytes): none of them describes the error.
     for (const name of ANSWER_HEADERS) res.removeHeader(name);
-    sendError(res, routeOf(req)?.errorFormat ?? 'json', error);
+    sendError(res, state?.match?.route.errorFormat ?? 'json', error);
   };
 }

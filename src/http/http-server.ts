@@ -17,7 +17,7 @@ export function createHttpServer(app: Express, config: Config): Server {
     {
       ...expressClasses(app),
       maxHeaderSize: config.maxHeaderSize,
-      // A missing Host is refused by the app (src/http/protocol.ts), in the path's error format.
+      // A missing Host is refused by the protect phase (src/http/security.ts), in the path's error format.
       requireHostHeader: false,
       headersTimeout: config.headersTimeoutMs,
       requestTimeout: config.requestTimeoutMs,

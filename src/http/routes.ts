@@ -1,97 +1,12 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import type { OpenApiDocument } from '../spec';
-import { specRoutes } from './spec-routes';
+import { ApiError, NOT_ALLOWED_MESSAGE, notFound } from './errors';
+import type { Phase, RequestState, RouteMatch } from './request-state';
+import { specRoutes, type ErrorFormat, type OperationInfo, type OwnRoute, type Route, type SpecHeaders } from './spec-routes';
 
-/**
- * How a route's errors are written (./errors.ts sendError): the JSON `{"error"}` object, one line of
- * text/plain, or (GraphQL over HTTP's transport answers) the JSON object with a GraphQL `errors` list.
- */
-export type ErrorFormat = 'json' | 'text' | 'graphql';
-
+export type { ErrorFormat, OperationInfo, OwnRoute, Route, SpecHeaders };
 export { HTTP_METHODS } from './spec-routes';
-
-export interface OperationInfo {
-  operationId: string;
-  method: string;
-  /** Media type of the body the spec declares for each status ('' for none). */
-  responseMedia: Record<number, string>;
-  hasRequestBody: boolean;
-  /** The spec marks the request body `required: true`. */
-  bodyRequired: boolean;
-  /** Path parameters the spec types as integers: converted to numbers for handlers. */
-  integerParams: string[];
-  /** The spec declares the Idempotency-Key header: the registrar runs the operation at most once per key. */
-  idempotencyKey: boolean;
-  /** Statuses whose response declares an `ETag` header: the registrar sends one with their JSON body. */
-  etagStatuses: number[];
-  /** Success statuses whose response declares a `Location` header: the registrar sends the created record's URL (the request path and its `id`). */
-  locationStatuses: number[];
-  /** The operation declares `If-Match` / `If-None-Match`: the registrar evaluates them (src/rest/conditional.ts). */
-  conditional: boolean;
-  /**
-   * The spec asks for credentials here (the operation's `security`, else the document's, is a non-empty
-   * list): the validator's security step runs on each of its requests (src/http/perf/validator-handoff.ts).
-   */
-  secured: boolean;
-  /** The header parameters it declares optional, lower-case as Node keys `req.headers`: an empty one is absent (./empty-headers.ts). */
-  optionalHeaders: string[];
-}
-
-export interface Route {
-  /** The spec's template (`/books/{id}`), a fixed path (`/graphql`), or a prefix ending in `/` (`/docs/assets/`). */
-  template: string;
-  /** Upper-case methods the route answers, in its owner's order (the spec's for REST). */
-  methods: string[];
-  /**
-   * The `Allow` header for this path (405 and OPTIONS): `methods`, comma-separated. One convention everywhere:
-   * Allow lists exactly the methods the route declares. HEAD is answered wherever GET is, and listed only
-   * where the route declares it (the docs and metrics do; the spec's paths and /graphql do not); OPTIONS never.
-   */
-  allow: string;
-  /** The format of every error answered on this path (404 aside: unknown paths have no route, so JSON). */
-  errorFormat: ErrorFormat;
-  /** A spec route's operations by upper-case method; empty for the service's own routes. */
-  operations: Record<string, OperationInfo>;
-  /** What the metrics call requests to a route of the service's own (`graphql`, `docs`, `metrics`); '' for the spec's. */
-  label: string;
-  /** The handler of a route of the service's own (spec operations go through the validator and the registrar). */
-  handler?: RequestHandler;
-  /** The template's parameter names, in the order of `regex`'s capture groups. */
-  paramNames: string[];
-  regex?: RegExp;
-  /** The headers the spec declares anywhere: one object, shared by every route of the table. */
-  specHeaders: SpecHeaders;
-}
-
-/**
- * Header names openapi.yaml declares, in its spelling, each once: its header parameters (`request`) and
- * its responses' headers (`response`). What a cross-origin script may send and read (./security.ts).
- */
-export interface SpecHeaders {
-  request: readonly string[];
-  response: readonly string[];
-}
-
-/** A route of the service's own, outside openapi.yaml, given to the table by its owner (app.ts). */
-export interface OwnRoute {
-  /** A fixed path, or a prefix ending in `/` that covers every path below it. */
-  path: string;
-  methods: string[];
-  errorFormat?: ErrorFormat;
-  label: string;
-  handler: RequestHandler;
-  /** The setting the path comes from (e.g. METRICS_PATH), named when it collides with another route. */
-  setting?: string;
-}
-
-/** A request's route and its path parameters (raw, as in the path), found once per request. */
-export interface RouteMatch {
-  route: Route;
-  /** Capture groups of a templated route, in `route.paramNames` order. */
-  params: readonly string[];
-  /** The request is a HEAD, which runs as the GET (`req.method` says GET from the edge on). */
-  head?: boolean;
-}
+export type { RouteMatch };
 
 /** The method whose operation answers `method`: HEAD runs as GET wherever GET is declared. The one place that says so. */
 export function operationMethod(method: string): string {
@@ -99,37 +14,20 @@ export function operationMethod(method: string): string {
 }
 
 const NO_PARAMS: readonly string[] = Object.freeze([]);
-const MATCH = Symbol('route-match');
-type Matched = Request & { [MATCH]?: RouteMatch | null };
-
-/** The match `matchRoute` carried on the request (undefined: no route answers its path). */
-export function matchOf(req: Request): RouteMatch | undefined {
-  return (req as Matched)[MATCH] ?? undefined;
-}
-
-export function routeOf(req: Request): Route | undefined {
-  return (req as Matched)[MATCH]?.route;
-}
 
 /**
  * The format of refusals about the message rather than the route (HTTP/1.1 framing, the rate limit):
  * the route's, except that GraphQL's transport format is reserved for its own answers, so those are plain JSON.
  */
-export function messageFormat(req: Request): ErrorFormat {
-  return routeOf(req)?.errorFormat === 'text' ? 'text' : 'json';
-}
-
-/** The operation a request is for (HEAD runs as GET), when it is one of the spec's. */
-export function operationOf(req: Request): OperationInfo | undefined {
-  const route = routeOf(req);
-  return route?.operations[operationMethod(req.method)];
+export function messageFormat(state: RequestState): ErrorFormat {
+  return state.match?.route.errorFormat === 'text' ? 'text' : 'json';
 }
 
 /**
  * The one route table: every path the service answers, the spec's operations (from openapi.yaml)
  * and the service's own routes (GraphQL, the docs, the spec files, the metrics), built once at start.
- * A request is matched once (`matchRoute`, first in the app); every later layer reads the match from
- * the request, and this module answers OPTIONS, 405 and unknown paths for all of them (`answerRoute`).
+ * A request is matched once (the `route` phase, first); every later phase reads the match from the request's
+ * state, and this module answers OPTIONS, 405 and unknown paths for all of them (the `dispatch` phase).
  *
  * Whatever the order of the spec's paths, a path is matched as find-my-way matches it: segment by
  * segment, literal text wins over a parameter (`/users/me` over `/users/{id}`), and when the literal
@@ -208,16 +106,81 @@ function ownRoute({ path, methods, errorFormat = 'json', label, handler }: OwnRo
   return { template: path, methods, allow: methods.join(', '), errorFormat, operations: {}, label, handler, paramNames: [], specHeaders };
 }
 
+/** An absolute-form target (RFC 9112 §3.2.2): scheme, optional userinfo, authority, then the rest. */
+const ABSOLUTE_FORM = /^https?:\/\/(?:[^/?#@]*@)?([^/?#]*)(.*)$/i;
+
 /**
- * Matches the request against the table once and carries the match on it. First in the app, so the
- * security layer, the protocol checks, the body gate, the registrar, the error handler and the
- * metrics all read the same match.
+ * Serves an absolute-form request target (`GET http://host/books/1`, what a client talking to a proxy
+ * sends) as its origin form (`/books/1`), with the target's authority as Host (RFC 9112 §3.2.2: it wins
+ * over the Host header). Run as the request enters the service, so every phase and the request log see the
+ * path. Other targets that are not origin form (`OPTIONS *` aside) are refused by the protect phase.
  */
-export function matchRoute(table: RouteTable): RequestHandler {
-  return (req, _res, next) => {
+export function originForm(req: Request): void {
+  const url = req.url;
+  if (url.charCodeAt(0) === 0x2f) return;
+  const found = ABSOLUTE_FORM.exec(url);
+  if (!found) return;
+  const rest = found[2];
+  req.url = req.originalUrl = rest.startsWith('/') ? rest : `/${rest}`;
+  req.headers.host = found[1];
+}
+
+/**
+ * The `route` phase: the request's match in the table and its operation, once, into the request's state;
+ * every later phase, the error handler and the metrics read them there.
+ *
+ * An empty (or blank) value of an optional header parameter the operation declares is that header's absence:
+ * it is removed here, before anything reads headers. Tools that exercise a spec send every optional header
+ * they have no example for with an empty value (Dredd sends `If-Match:`), which would otherwise be a 412 (no
+ * tag matches an empty list) or, for `Idempotency-Key`, a 400; Go's net/http reads an empty `If-Match` the
+ * same way. The names come from the spec (`OperationInfo.optionalHeaders`); headers the operation does not
+ * declare, and required ones, are left as they came.
+ */
+export function routePhase(table: RouteTable): Phase {
+  return (state, next) => {
+    const req = state.req;
     const match = table.match(req.path);
-    if (match && req.method === 'HEAD') match.head = true;
-    (req as Matched)[MATCH] = match ?? null;
+    if (match) {
+      if (req.method === 'HEAD') match.head = true;
+      state.match = match;
+      const operation = match.route.operations[operationMethod(req.method)];
+      state.operation = operation;
+      if (operation) {
+        for (const name of operation.optionalHeaders) {
+          const value = req.headers[name];
+          if (typeof value === 'string' && value.trim() === '') delete req.headers[name];
+        }
+      }
+    }
     next();
   };
 }
+
+/**
+ * The `dispatch` phase: what the route table decides for every path, in this one place, before any route's
+ * own code runs:
+ * - no route: 404 (JSON, the unknown-path format);
+ * - OPTIONS: 204 with the route's `Allow` (CORS preflight headers come from the protect phase, before);
+ * - HEAD runs as GET wherever GET is declared (Node drops the body and keeps the headers); on a spec
+ *   route it becomes GET for the validator and the registrar, which know GET only;
+ * - a method the route does not declare: 405 with `Allow`, in the route's error format;
+ * - then a route of the service's own goes to its handler (and leaves the phases), and a spec operation on
+ *   to the body, the validator and the registrar.
+ */
+export const dispatchPhase: Phase = ({ req, res, match }, next) => {
+  if (!match) return next(notFound(req));
+  const route = match.route;
+  const method = req.method;
+  if (method === 'OPTIONS') {
+    res.setHeader('Allow', route.allow);
+    res.status(204).end();
+    return;
+  }
+  const runsAs = route.methods.includes(method) ? method : operationMethod(method);
+  if (!route.methods.includes(runsAs)) return next(new ApiError(405, NOT_ALLOWED_MESSAGE, undefined, { Allow: route.allow }));
+  // A handler of the service's own that passes the request on without an error has answered nothing: a 404.
+  if (route.handler) return route.handler(req, res, (err?: unknown) => next(err ?? notFound(req)));
+  // The validator and the registrar know the GET; Node still sends a HEAD answer without its body.
+  req.method = runsAs;
+  next();
+};

@@ -1,14 +1,16 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import cors from 'cors';
 import helmet from 'helmet';
 import type { Config } from '../config';
+import { closeAfterDiscarding, discardIfClosing, type BodyLimits } from './body';
 import { ApiError, sendError } from './errors';
-import { fixedHeaders, recordFixedHeaders } from './perf/fixed-headers';
+import { recordFixedHeaders } from './perf/fixed-headers';
 import { RateLimiter } from './rate-limit';
 import { MOCK_HEADER } from '../mock/rest';
 import { loadOpenApi } from '../spec';
-import { messageFormat, routeOf, type Route, type SpecHeaders } from './routes';
-import { specHeaders } from './spec-routes';
+import type { Phase } from './request-state';
+import { messageFormat } from './routes';
+import { specHeaders, type Route, type SpecHeaders } from './spec-routes';
 
 /** Request headers the service reads itself, beyond the spec's header parameters (Prefer: by mocked operations, src/mock/rest.ts). */
 const SERVICE_REQUEST_HEADERS = ['Content-Type', 'Accept', 'X-Request-Id', 'Prefer'];
@@ -46,14 +48,22 @@ export function apiHelmet(): RequestHandler {
   }) as RequestHandler;
 }
 
+/** A step that sets a list of headers recorded once at start-up (./perf/fixed-headers.ts) on each response. */
+function setHeaders(headers: readonly [string, string][]): Phase {
+  return ({ res }, next) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
+    next();
+  };
+}
+
 /**
  * Strict headers for every response: nothing on an API answer may load or run anything
  * (`default-src 'none'`), be framed, or be sniffed as another type. The UI pages (/docs, GraphiQL)
  * replace the CSP with their own same-origin policy (src/docs/headers.ts). Helmet's headers are fixed,
  * so they are computed once at start-up and set from that list on each response.
  */
-function apiSecurityHeaders(): RequestHandler {
-  return fixedHeaders(recordFixedHeaders(apiHelmet()));
+function apiSecurityHeaders(): Phase {
+  return setHeaders(recordFixedHeaders(apiHelmet()));
 }
 
 /** The CORS options every answer shares (`origin`: `*`, or reflected when on the allow-list). */
@@ -79,20 +89,20 @@ export function apiCors(origins: Config['corsOrigins'], exposed = exposedHeaders
  * The header lists come from openapi.yaml through the route table (`Route.specHeaders`): a header the
  * spec gains is allowed and exposed as it is declared.
  */
-function corsLayer(origins: Config['corsOrigins']): RequestHandler {
+function corsLayer(origins: Config['corsOrigins']): Phase {
   const anyOrigin = origins === '*';
   const allowList = new Set(anyOrigin ? [] : origins);
   // Simple answers' CORS per header list (the spec's, shared by every route, and NO_SPEC for unknown
   // paths). With any origin allowed, their headers are the same for every request: recorded once.
-  const simples = new WeakMap<SpecHeaders, RequestHandler>();
-  const simpleFor = (spec: SpecHeaders): RequestHandler => {
-    let handler = simples.get(spec);
-    if (!handler) {
-      handler = apiCors(origins, exposedHeaders(spec));
-      if (anyOrigin) handler = fixedHeaders(recordFixedHeaders(handler));
-      simples.set(spec, handler);
+  const simples = new WeakMap<SpecHeaders, Phase>();
+  const simpleFor = (spec: SpecHeaders): Phase => {
+    let step = simples.get(spec);
+    if (!step) {
+      const handler = apiCors(origins, exposedHeaders(spec));
+      step = anyOrigin ? setHeaders(recordFixedHeaders(handler)) : ({ req, res }, next) => handler(req, res, next);
+      simples.set(spec, step);
     }
-    return handler;
+    return step;
   };
   // Preflight options per route (built on first use; routes are a fixed set), and one for unknown paths.
   const preflights = new WeakMap<Route, RequestHandler>();
@@ -112,14 +122,16 @@ function corsLayer(origins: Config['corsOrigins']): RequestHandler {
     }
     return handler;
   };
-  return (req, res, next) => {
+  return (state, next) => {
+    const { req, res } = state;
     if (!anyOrigin) {
       res.vary('Origin');
       const origin = req.headers.origin;
       if (typeof origin !== 'string' || !allowList.has(origin.toLowerCase())) return next();
     }
-    const route = routeOf(req);
-    (req.method === 'OPTIONS' ? preflightFor(route) : simpleFor(route?.specHeaders ?? NO_SPEC))(req, res, next);
+    const route = state.match?.route;
+    if (req.method === 'OPTIONS') return preflightFor(route)(req, res, next);
+    simpleFor(route?.specHeaders ?? NO_SPEC)(state, next);
   };
 }
 
@@ -128,7 +140,7 @@ function corsLayer(origins: Config['corsOrigins']): RequestHandler {
  * when `config.rateLimit` is 0. Over the limit: 429 with `Retry-After`, in the path's error format.
  * Routes whose template is in `unlimited` (health checks, metrics) are never counted nor refused.
  */
-export function rateLimit(config: Config, unlimited: ReadonlySet<string> = new Set()): RequestHandler | undefined {
+export function rateLimit(config: Config, unlimited: ReadonlySet<string> = new Set()): Phase | undefined {
   if (config.rateLimit <= 0) return undefined;
   const limiter = new RateLimiter({
     limit: config.rateLimit,
@@ -136,19 +148,79 @@ export function rateLimit(config: Config, unlimited: ReadonlySet<string> = new S
     maxClients: config.rateLimitMaxClients,
   });
   const windowSeconds = Math.round(config.rateLimitWindowMs / 100) / 10;
-  return (req, res, next) => {
-    const route = routeOf(req);
+  return (state, next) => {
+    const route = state.match?.route;
     if (route && unlimited.has(route.template)) return next();
-    const decision = limiter.hit(req.socket.remoteAddress ?? 'unknown');
+    const decision = limiter.hit(state.req.socket.remoteAddress ?? 'unknown');
     if (decision.allowed) return next();
     const seconds = String(decision.retryAfterSeconds);
     const message = `Too many requests: at most ${config.rateLimit} per ${windowSeconds} s; retry after ${seconds} s`;
-    sendError(res, messageFormat(req), new ApiError(429, message, undefined, { 'Retry-After': seconds }));
+    sendError(state.res, messageFormat(state), new ApiError(429, message, undefined, { 'Retry-After': seconds }));
   };
 }
 
-/** Everything this module adds, in order: headers first (so every answer has them), CORS, the rate limit. */
-export function security(config: Config, unlimited?: ReadonlySet<string>): RequestHandler[] {
+/** A Host value: a host name, IPv4 or bracketed IPv6 literal, and an optional port (RFC 9110 §7.2). */
+const HOST_VALUE = /^(?:\[[0-9a-f:.]+\]|[a-z0-9._~!$&'()*+,;=%-]*)(?::\d{0,5})?$/i;
+
+function countHosts(raw: string[]): number {
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === 'host') hosts++;
+  return hosts;
+}
+
+/** What makes a request unservable at the HTTP/1.1 message level, if anything (Node's parser lets these through). */
+function messageProblem(req: Request): ApiError | undefined {
+  const codings = req.headers['transfer-encoding'];
+  if (codings !== undefined) {
+    // RFC 9112 §6.1: Transfer-Encoding in HTTP/1.0 is faulty framing (400); a coding other than chunked is a 501.
+    if (req.httpVersion === '1.0') return new ApiError(400, 'Bad request: Transfer-Encoding is not allowed in an HTTP/1.0 request');
+    if (codings.toLowerCase() !== 'chunked') {
+      return new ApiError(501, `Not implemented: transfer coding "${codings.slice(0, 100)}"; request bodies may only be sent as is or chunked`);
+    }
+  }
+  if (req.url.charCodeAt(0) !== 0x2f && !(req.url === '*' && req.method === 'OPTIONS')) {
+    return new ApiError(400, 'Bad request: the request target must be a path or an http(s) URL');
+  }
+  // RFC 9112 §3.2: an HTTP/1.1 request with no Host, more than one, or an invalid one is a 400.
+  const hosts = countHosts(req.rawHeaders);
+  if (hosts > 1) return new ApiError(400, 'Bad request: more than one Host header');
+  if (hosts === 0 && req.httpVersion !== '1.0') return new ApiError(400, 'Bad request: an HTTP/1.1 request needs a Host header');
+  if (hosts === 1 && !HOST_VALUE.test(req.headers.host ?? '')) return new ApiError(400, 'Bad request: invalid Host header');
+  return undefined;
+}
+
+/**
+ * The last step of the protect phase. Refuses requests that HTTP/1.1 says a server must not serve, before
+ * anything reads their body or answers but the security steps (headers, CORS, rate limit): a
+ * transfer coding other than chunked (501), Transfer-Encoding in HTTP/1.0, a target that is neither a
+ * path nor an http(s) URL, a missing, duplicated or invalid Host (400). The answer is in the path's
+ * error format; the rest of the body is discarded and the connection closed after it (closeAfterDiscarding),
+ * since the message's framing or target cannot be trusted.
+ */
+function protocolChecks(limits: BodyLimits): Phase {
+  return (state, next) => {
+    const { req, res } = state;
+    // A pipelined request, parsed while an earlier answer on its connection is unfinished, waits for its
+    // turn (Node hands it the socket then): an earlier refusal may close the connection. Requests on a
+    // connection that is closing after a refusal are not served, and nothing they ask is stored.
+    if (discardIfClosing(req)) return;
+    if (!res.socket) {
+      res.once('socket', () => discardIfClosing(req) || next());
+      return;
+    }
+    const problem = messageProblem(req);
+    if (!problem) return next();
+    closeAfterDiscarding(req, res, limits);
+    sendError(res, messageFormat(state), problem);
+  };
+}
+
+/**
+ * The `protect` phase (./phases.ts), in order: headers first (so every answer has them), CORS, the rate limit,
+ * the HTTP/1.1 message rules. Routes whose template is in `unlimited` (health checks, metrics) are never rate
+ * limited. (A later step here checks credentials and fills the state's `principal`.)
+ */
+export function protect(config: Config, unlimited?: ReadonlySet<string>): Phase[] {
   const limit = rateLimit(config, unlimited);
-  return [apiSecurityHeaders(), corsLayer(config.corsOrigins), ...(limit ? [limit] : [])];
+  return [apiSecurityHeaders(), corsLayer(config.corsOrigins), ...(limit ? [limit] : []), protocolChecks(config)];
 }

@@ -1,6 +1,81 @@
 import type { OpenApiDocument } from '../spec';
 import { IDEMPOTENCY_KEY } from './idempotency';
-import type { ErrorFormat, OperationInfo, Route, SpecHeaders } from './routes';
+import type { RequestHandler } from 'express';
+
+/**
+ * How a route's errors are written (./errors.ts sendError): the JSON `{"error"}` object, one line of
+ * text/plain, or (GraphQL over HTTP's transport answers) the JSON object with a GraphQL `errors` list.
+ */
+export type ErrorFormat = 'json' | 'text' | 'graphql';
+
+export interface OperationInfo {
+  operationId: string;
+  method: string;
+  /** Media type of the body the spec declares for each status ('' for none). */
+  responseMedia: Record<number, string>;
+  hasRequestBody: boolean;
+  /** The spec marks the request body `required: true`. */
+  bodyRequired: boolean;
+  /** Path parameters the spec types as integers: converted to numbers for handlers. */
+  integerParams: string[];
+  /** The spec declares the Idempotency-Key header: the registrar runs the operation at most once per key. */
+  idempotencyKey: boolean;
+  /** Statuses whose response declares an `ETag` header: the registrar sends one with their JSON body. */
+  etagStatuses: number[];
+  /** Success statuses whose response declares a `Location` header: the registrar sends the created record's URL (the request path and its `id`). */
+  locationStatuses: number[];
+  /** The operation declares `If-Match` / `If-None-Match`: the registrar evaluates them (src/rest/conditional.ts). */
+  conditional: boolean;
+  /** The header parameters it declares optional, lower-case as Node keys `req.headers`: an empty one is absent (./empty-headers.ts). */
+  optionalHeaders: string[];
+}
+
+export interface Route {
+  /** The spec's template (`/books/{id}`), a fixed path (`/graphql`), or a prefix ending in `/` (`/docs/assets/`). */
+  template: string;
+  /** Upper-case methods the route answers, in its owner's order (the spec's for REST). */
+  methods: string[];
+  /**
+   * The `Allow` header for this path (405 and OPTIONS): `methods`, comma-separated. One convention everywhere:
+   * Allow lists exactly the methods the route declares. HEAD is answered wherever GET is, and listed only
+   * where the route declares it (the docs and metrics do; the spec's paths and /graphql do not); OPTIONS never.
+   */
+  allow: string;
+  /** The format of every error answered on this path (404 aside: unknown paths have no route, so JSON). */
+  errorFormat: ErrorFormat;
+  /** A spec route's operations by upper-case method; empty for the service's own routes. */
+  operations: Record<string, OperationInfo>;
+  /** What the metrics call requests to a route of the service's own (`graphql`, `docs`, `metrics`); '' for the spec's. */
+  label: string;
+  /** The handler of a route of the service's own (spec operations go through the validator and the registrar). */
+  handler?: RequestHandler;
+  /** The template's parameter names, in the order of `regex`'s capture groups. */
+  paramNames: string[];
+  regex?: RegExp;
+  /** The headers the spec declares anywhere: one object, shared by every route of the table. */
+  specHeaders: SpecHeaders;
+}
+
+/**
+ * Header names openapi.yaml declares, in its spelling, each once: its header parameters (`request`) and
+ * its responses' headers (`response`). What a cross-origin script may send and read (./security.ts).
+ */
+export interface SpecHeaders {
+  request: readonly string[];
+  response: readonly string[];
+}
+
+/** A route of the service's own, outside openapi.yaml, given to the table by its owner (app.ts). */
+export interface OwnRoute {
+  /** A fixed path, or a prefix ending in `/` that covers every path below it. */
+  path: string;
+  methods: string[];
+  errorFormat?: ErrorFormat;
+  label: string;
+  handler: RequestHandler;
+  /** The setting the path comes from (e.g. METRICS_PATH), named when it collides with another route. */
+  setting?: string;
+}
 
 /** The HTTP methods, lower-case as OpenAPI path items spell them: the one list of them. */
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -62,7 +137,6 @@ export function specRoutes(doc: OpenApiDocument): { routes: Route[]; headers: Sp
         schema?: unknown;
       }[];
       headers.request.push(...params.filter((p) => p.in === 'header').map((p) => p.name));
-      const security = op.security ?? doc.security;
       operations[method.toUpperCase()] = {
         operationId: String(op.operationId),
         method: method.toUpperCase(),
@@ -76,7 +150,6 @@ export function specRoutes(doc: OpenApiDocument): { routes: Route[]; headers: Sp
         etagStatuses,
         locationStatuses,
         conditional: params.some((p) => p.in === 'header' && /^if-(none-)?match$/i.test(p.name)),
-        secured: Array.isArray(security) && security.length > 0,
         optionalHeaders: params.filter((p) => p.in === 'header' && p.required !== true).map((p) => p.name.toLowerCase()),
       };
     }

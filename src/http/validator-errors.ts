@@ -1,10 +1,9 @@
 import { TEXT_PATTERN, TEXT_RULE } from '../text-rule';
-import { ApiError } from './errors';
 
 /**
  * express-openapi-validator's request errors as the service's 400s. Only the checks the validator is
  * the enforcement point for reach it: the route table has already answered unknown paths (404) and
- * methods (405), and the body gate (jsonBody in ./edge.ts) media types, sizes and unparsable JSON.
+ * methods (405), and the body gate (the readBody phase, ./body.ts) media types, sizes and unparsable JSON.
  */
 interface ValidatorError {
   status: number;
@@ -24,7 +23,8 @@ function where(path = ''): string {
   return clean === '/' ? '' : clean;
 }
 
-export function fromValidator(err: ValidatorError): ApiError {
+/** What the service answers for a validator's error (./errors.ts makes it an ApiError): its status, a one-line summary, the details. */
+export function validatorRefusal(err: ValidatorError): { status: number; message: string; details?: { path: string; message: string }[] } {
   const details = err.errors.map((item) => {
     const path = where(item.path);
     const message = item.message ?? 'is invalid';
@@ -43,5 +43,5 @@ export function fromValidator(err: ValidatorError): ApiError {
   });
   const first = details[0];
   const summary = first ? `Invalid request: ${first.path.replace(/^\//, '')} ${first.message}` : 'Invalid request';
-  return new ApiError(err.status, summary, details.length ? details : undefined);
+  return { status: err.status, message: summary, details: details.length ? details : undefined };
 }

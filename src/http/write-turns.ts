@@ -1,23 +1,18 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-
 /**
  * The event loop, shared between the answers written in chunks (./json-stream.ts). A big answer builds about
  * TURN_BYTES (8 chunks, ./chunk-writer.ts) on a turn, and at most `perTurn` answers build on one turn of the event
  * loop. However many big answers are under way, every turn of the loop then has its time for the rest:
  * accepting connections, reading requests, a `/health` probe.
- * Without it, every writer whose socket drained at once would build its next chunk in the same turn: 300
- * readers of a 5 MiB list held the loop for over a second at a time (`npm run test:load`, many readers).
+ * Without it, every writer whose socket drained at once would build its next chunk in the same turn.
  *
  * Node accepts one connection per turn of the loop, however many wait in the kernel's queue. So while new
- * connections come in (a request on a connection not seen before, `arrived`), a turn lets one answer build
- * instead of `perTurn`: with 70 connections queued behind 230 big answers, a turn of four answers
- * (about 2.5 ms) made the last of them, a `/health` probe, wait 150 to 500 ms; a turn of one answer is
- * about four times shorter, and answers still get a turn on every iteration.
+ * connections come in (a request on a connection not seen before, `connected`), a turn lets one answer build
+ * instead of `perTurn`, and answers still get a turn on every iteration. What each choice was measured to do
+ * under `npm run test:load` is in docs/design.md ("The path of a request", the write phase).
  */
 export class WriteTurns {
   private readonly waiting: (() => void)[] = [];
   private scheduled = false;
-  private readonly seen = new WeakSet<object>();
   /** A connection not seen before sent a request since the last turn. */
   private connecting = false;
 
@@ -35,14 +30,9 @@ export class WriteTurns {
     });
   }
 
-  /** Notes the request's connection (a middleware step, early in the app): the first request of each makes the next turn short. */
-  readonly arrived = (req: IncomingMessage, _res: ServerResponse, next: () => void): void => {
-    const socket = req.socket;
-    if (!this.seen.has(socket)) {
-      this.seen.add(socket);
-      this.connecting = true;
-    }
-    next();
+  /** A request came on a connection not seen before (the service tells, src/http/phases.ts): the next turn is short. */
+  readonly connected = (): void => {
+    this.connecting = true;
   };
 
   /** One turn: the first waiters go (they build as this callback's microtasks); the rest wait for the next. */

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { operationMethod, routeOf, type OwnRoute } from '../http/routes';
+import { operationMethod, type OwnRoute } from '../http/routes';
 import type { Store } from '../store/types';
 import { workerScraper } from './cluster-metrics';
 
@@ -144,8 +144,8 @@ export function createMetrics({ store, path }: { store: Store; path: string }): 
   };
 
   /** The request's operation, from the route the table matched: an operationId, a route's label, or unmatched. */
-  const operationOf = (method: string, req: Request | undefined): string => {
-    const route = req && routeOf(req);
+  const operationOf = (method: string, res: Response): string => {
+    const route = res.locals.state?.match?.route;
     if (!route) return UNMATCHED;
     return route.label || (route.operations[operationMethod(method)]?.operationId ?? UNMATCHED);
   };
@@ -185,7 +185,7 @@ export function createMetrics({ store, path }: { store: Store; path: string }): 
     },
     finished(method, _path, status, seconds, res) {
       inFlight -= 1;
-      const children = boundFor(operationOf(method, res.req as Request | undefined));
+      const children = boundFor(operationOf(method, res));
       children.byClass[Math.min(Math.max(Math.floor(status / 100), 1), 5) - 1].inc();
       children.duration.observe(seconds);
       const graphql = res.locals.graphqlOperation as GraphqlLabels | undefined;

@@ -1,7 +1,8 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { ApiError, oneLine } from '../http/errors';
 import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, requestFingerprint } from '../http/idempotency';
-import { matchOf, type OperationInfo, type Route, type RouteTable } from '../http/routes';
+import type { Outcome, Phase, RequestState } from '../http/request-state';
+import type { OperationInfo, Route, RouteTable } from '../http/routes';
 import type { Store } from '../store/types';
 import { writeJsonList } from '../http/json-stream';
 import type { MockAnswer } from '../mock/rest';
@@ -9,16 +10,12 @@ import type { WriteTurns } from '../http/write-turns';
 import { JSON_TYPE, sendEmpty, sendText, TEXT_TYPE } from '../http/send';
 import { evaluate, listEtag, preconditionFailed, preconditionsOf, taggedMemo, writePrecondition, type Preconditions, type Tagger } from './conditional';
 import type { OperationCheck } from './response-check';
-import { isListBody, type HandlerInput, type Handlers, type OperationId, type RestContext } from './types';
+import type { HandlerInput, Handlers, ListBody, OperationId, RestContext } from './types';
 
 type AnyHandler = (input: HandlerInput<OperationId>, ctx: RestContext) => unknown;
 const DECIMAL = /^[0-9]+$/;
 
-interface AnyResult {
-  status: number;
-  headers?: Record<string, string>;
-  body?: unknown;
-}
+type AnyResult = Outcome;
 
 interface Bound {
   route: Route;
@@ -43,21 +40,20 @@ export interface WriteOptions {
 }
 
 /**
- * The one place that turns an Express request into typed handler input and a handler's result
- * into the HTTP response. Handlers never see `req` or `res`.
+ * The `handle` and `write` phases (src/http/phases.ts): the one place that turns a request into typed handler
+ * input, and a handler's result into the HTTP response. Handlers never see `req` or `res`.
  *
- * One middleware, mounted after the validator: the route table has matched the request once (the match
- * travels on the request, with the raw path parameters), so dispatch is one map lookup by route and
- * method. Path parameters are the raw ones from the match (the validator's copies are already
- * coerced: `1e0` would pass as 1).
+ * The route phase has matched the request once (the match is in the request's state, with the raw path
+ * parameters), so binding is one map lookup by route and method. Path parameters are the raw ones from the
+ * match (the validator's copies are already coerced: `1e0` would pass as 1).
  *
- * Answers are written here, each body serialised once: a record's JSON text is also what its ETag
+ * Answers are written in the write phase, each body serialised once: a record's JSON text is also what its ETag
  * hashes; a list (a ListBody, as the store reads it) is written batch by batch (src/http/json-stream.ts),
  * tagged from its collection's version without serialising it first. Conditional requests
  * (src/rest/conditional.ts) live here too, for every operation whose spec declares them: 304/412 for a
  * GET, and the write precondition handed to the handler.
  */
-export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestContext, options: WriteOptions): RequestHandler {
+export function restPhases(routes: RouteTable, handlers: Handlers, ctx: RestContext, options: WriteOptions): { handle: Phase; write: Phase } {
   const byRoute = new Map<Route, Map<string, Bound>>();
   for (const route of routes.routes) {
     if (route.handler) continue;
@@ -72,27 +68,40 @@ export function restRouter(routes: RouteTable, handlers: Handlers, ctx: RestCont
   }
   // JSON text and entity tags of the records answered, kept while the records live (src/rest/conditional.ts).
   const tag = taggedMemo();
-  return (req, res, next) => {
-    // The route table has answered unknown paths and methods: a spec operation is bound here.
-    const match = matchOf(req)!;
-    const bound = byRoute.get(match.route)!.get(req.method)!;
-    const { op, handler, mock } = bound;
+  /** The request's operation, bound (the dispatch phase has answered unknown paths and methods). */
+  const boundOf = (state: RequestState): Bound => byRoute.get(state.match!.route)!.get(state.operation!.method)!;
+
+  const handle: Phase = (state, next) => {
+    const { req } = state;
+    const match = state.match!;
+    const { op, handler, mock } = boundOf(state);
     const key = op.idempotencyKey ? req.get(IDEMPOTENCY_KEY) : undefined;
-    const pre = op.conditional ? preconditionsOf(req) : undefined;
-    let answer: Promise<AnyResult>;
-    try {
-      const input = toInput(req, match.route, match.params, op, pre, tag);
-      // The service's own context, or a copy on the keyed operation's transaction store. The handler's own
-      // promise is used as it is (Promise.resolve adds no step to a native promise).
-      const run = (store: Store) => Promise.resolve(handler!(input, store === ctx.store ? ctx : { ...ctx, store }) as AnyResult | Promise<AnyResult>);
-      // An operation with no handler (MOCK_UNIMPLEMENTED) answers from openapi.yaml (src/mock/rest.ts): it stores nothing, so it keeps no key.
-      answer = mock ? Promise.resolve(mock(req)) : key === undefined ? run(ctx.store) : once(ctx, key, requestFingerprint(req.method, input.path, req.body), run);
-    } catch (error) {
-      return next(error);
-    }
-    const exchange: Exchange = { res, bound, pre, head: match.head === true, tag, options };
-    answer.then((result) => writeResult(exchange, result)).then(undefined, next);
+    // A write's preconditions go to the handler (the store applies them); a read's are applied by the write phase.
+    const pre = op.conditional && op.method !== 'GET' ? preconditionsOf(req) : undefined;
+    const input = toInput(req, match.route, match.params, op, pre, tag);
+    // The service's own context, or a copy on the keyed operation's transaction store. The handler's own
+    // promise is used as it is (Promise.resolve adds no step to a native promise).
+    const run = (store: Store) => Promise.resolve(handler!(input, store === ctx.store ? ctx : { ...ctx, store }) as AnyResult | Promise<AnyResult>);
+    // An operation with no handler (MOCK_UNIMPLEMENTED) answers from openapi.yaml (src/mock/rest.ts): it stores nothing, so it keeps no key.
+    const answer = mock ? Promise.resolve(mock(req)) : key === undefined ? run(ctx.store) : once(ctx, key, requestFingerprint(req.method, input.path, req.body), run);
+    answer.then((outcome) => {
+      state.outcome = outcome;
+      next();
+    }, next);
   };
+
+  // Not an async function: a list's writing goes on after this returns, and a suspended async function would
+  // keep the outcome (the list's first batch with it) until the last byte is sent.
+  const write: Phase = (state, next) => {
+    const bound = boundOf(state);
+    const pre = bound.op.conditional && bound.op.method === 'GET' ? preconditionsOf(state.req) : undefined;
+    const answer: Answer = { res: state.res, bound, pre, head: state.match!.head === true, tag, options };
+    const outcome = state.outcome!;
+    state.outcome = undefined;
+    const written = writeResult(answer, outcome);
+    if (written) written.then(undefined, next);
+  };
+  return { handle, write };
 }
 
 /**
@@ -159,7 +168,7 @@ function toInput(req: Request, route: Route, raw: readonly string[], op: Operati
 }
 
 /** One request's answer being written: where, for which operation, and what decides its tag. */
-interface Exchange {
+interface Answer {
   res: Response;
   bound: Bound;
   pre: Preconditions | undefined;
@@ -168,11 +177,8 @@ interface Exchange {
   options: WriteOptions;
 }
 
-/**
- * Writes the answer. Not an async function: a list's writing goes on after this returns, and a suspended
- * async function would keep `result` (the list's first batch with it) until the last byte is sent.
- */
-function writeResult({ res, bound, pre, head, tag, options }: Exchange, result: AnyResult): Promise<void> | void {
+/** Writes the answer (a list's writing goes on after this returns: the promise says when it has ended). */
+function writeResult({ res, bound, pre, head, tag, options }: Answer, result: AnyResult): Promise<void> | void {
   const { op, check } = bound;
   const { status, body } = result;
   const media = op.responseMedia[status];
@@ -211,6 +217,11 @@ function answeredByPrecondition(res: Response, op: OperationInfo, pre: Precondit
   if (verdict !== 'not-modified') return false;
   sendEmpty(res, 304);
   return true;
+}
+
+/** Whether a handler's body is a ListBody (rather than the JSON value itself). */
+function isListBody(body: unknown): body is ListBody<unknown> {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'result' in body && 'page' in body;
 }
 
 /** The `Location` of a created record, where its operation's spec declares one: the request path and the record's id. */

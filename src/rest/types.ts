@@ -38,11 +38,6 @@ export interface ListBody<T> {
   readonly result: ListResult<T>;
 }
 
-/** Whether a handler's body is a ListBody (rather than the JSON value itself). */
-export function isListBody(body: unknown): body is ListBody<unknown> {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'result' in body && 'page' in body;
-}
-
 /** A JSON body of the spec's type; an array may also be given as the ListBody of its items. */
 type JsonBody<J> = J extends readonly (infer E)[] ? J | ListBody<E> : J;
 

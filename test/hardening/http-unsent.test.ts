@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
-import { makeApp } from '../support/app';
+import express from 'express';
+import { makeApp, makeService } from '../support/app';
 import { listen, type Listening } from './support/http';
 
 /** About 4 MiB of books: more than the loopback connection's kernel buffers take from a client that does not read. */
@@ -64,15 +65,18 @@ describe('responses that clients do not read', () => {
 
   it('when non-reading clients together hold more than MAX_UNSENT_BYTES, then connections are closed until they hold less, and a reading client is served', async () => {
     // Lists are written a chunk at a time (src/http/json-stream.ts), so a non-reader pins about one chunk of
-    // them; the byte bound is the net under answers written whole. A route of the app's user writes one.
+    // them; the byte bound is the net under answers written whole. A route of the app's user writes one,
+    // in an app of theirs with the service after it (docs/extending.md).
     const limits = { responseWriteTimeoutMs: 600_000, maxUnsentBytes: 5 * 1024 * 1024 };
-    const made = makeApp({ config: limits });
+    const { service } = makeService({ config: limits });
     const blob = Buffer.alloc(4 * 1024 * 1024, 'x');
-    made.app.get('/blob', (_req, res) => {
+    const app = express();
+    app.get('/blob', (_req, res) => {
       res.setHeader('Content-Type', 'text/plain');
       res.end(blob);
     });
-    const server = await listen(made.app, limits);
+    app.use(service.handler, service.errors);
+    const server = await listen(app, limits);
     try {
       const sockets = serverSockets(server, 3);
       for (let i = 0; i < 3; i++) clients.push(nonReadingClient(server.port, '/blob'));

@@ -26,9 +26,9 @@ describe('speed tricks, through the real createApp / createHttpServer', () => {
     const entered = jest.spyOn(layer, 'handleRequest');
     try {
       await http.get('/books/1').expect(200);
-      // The service's dozen steps (context, security, protocol, route, body gate, validator, registrar) are one pipeline.
+      // The service's phases (route, protect, dispatch, readBody, validate, handle, write) run in one express layer.
       expect(entered).toHaveBeenCalledTimes(1);
-      // next(err) from a step inside the pipeline (the body gate's 415, the validator's 400) skips the rest of it.
+      // next(err) from a phase (the readBody phase's 415, the validator's 400) skips the rest of them.
       const unsupported = await http.post('/books').set('Content-Type', 'text/plain').send('x').expect(415);
       expect(unsupported.body).toEqual({ error: expect.stringMatching(/^Unsupported media type/) });
       const invalid = await http.post('/books').send({ title: 'T', pages: 'many' }).expect(400);

@@ -1,4 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Agent, get as httpGet } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { runPhases } from '../../src/http/phases';
+import type { Phase } from '../../src/http/request-state';
+import { createLogger } from '../../src/logger';
 import { WriteTurns } from '../../src/http/write-turns';
 
 const nextIteration = () => new Promise((resolve) => setImmediate(resolve));
@@ -37,19 +42,36 @@ describe('WriteTurns (chunks of big answers share the event loop)', () => {
     const turns = new WriteTurns(3);
     const went: number[] = [];
     for (let i = 0; i < 8; i++) void turns.next().then(() => went.push(i));
-    const socket = {};
-    const request = { socket } as unknown as IncomingMessage;
-    const passed = jest.fn();
-    turns.arrived(request, {} as ServerResponse, passed);
-    expect(passed).toHaveBeenCalledTimes(1);
+    turns.connected();
     await nextIteration();
     expect(went).toEqual([0]);
     await nextIteration();
     expect(went).toEqual([0, 1, 2, 3]);
-    // A second request on the same connection is no new connection: the turn is a whole one.
-    turns.arrived(request, {} as ServerResponse, passed);
-    await nextIteration();
-    expect(went).toEqual([0, 1, 2, 3, 4, 5, 6]);
-    expect(passed).toHaveBeenCalledTimes(2);
+  });
+
+  it('when the service sees requests, then it tells the write turns of the first request of each connection only', async () => {
+    const connected = jest.fn();
+    const answer: Phase = ({ res }) => void res.end();
+    const pass: Phase = (_state, next) => next();
+    const handler = runPhases(
+      { route: pass, protect: pass, dispatch: answer, readBody: pass, validate: pass, handle: pass, write: pass },
+      { logger: createLogger('silent'), connected },
+    );
+    const app = express().use(handler);
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const get = () => new Promise<void>((resolve, reject) => httpGet(url, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject));
+      await get();
+      await get();
+      expect(connected).toHaveBeenCalledTimes(1);
+      agent.destroy();
+      await get();
+      expect(connected).toHaveBeenCalledTimes(2);
+    } finally {
+      server.close();
+    }
   });
 });

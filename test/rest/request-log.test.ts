@@ -1,4 +1,5 @@
-import { createLogger, logRequest } from '../../src/logger';
+import { logRequest } from '../../src/http/phases';
+import { createLogger } from '../../src/logger';
 
 function lines(write: (logger: ReturnType<typeof createLogger>) => void, level: 'info' | 'warn' = 'info'): Record<string, unknown>[] {
   const out: string[] = [];

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { createApp } from '../../src/app';
+import { createService, type Service } from '../../src/service';
 import { testConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { createMemoryStore } from '../../src/store/memory';
@@ -52,6 +53,17 @@ export function makeApp(options: { seed?: SeedData; config?: Partial<Config>; st
   const logger = createLogger('debug', (line) => logs.push(JSON.parse(line)));
   const app = createApp({ store, config, logger });
   return { app, store, http: request(app), logs };
+}
+
+/**
+ * The service as middleware (src/service.ts), on a fresh store, for tests that compose it into an express app
+ * of their own, as docs/extending.md shows; response validation on, as in makeApp.
+ */
+export function makeService(options: { seed?: SeedData; config?: Partial<Config>; store?: Store } = {}): { service: Service; store: Store; logs: Record<string, unknown>[] } {
+  const store = options.store ?? makeStore(options.seed);
+  const logs: Record<string, unknown>[] = [];
+  const logger = createLogger('debug', (line) => logs.push(JSON.parse(line)));
+  return { service: createService({ store, config: testConfig(options.config), logger }), store, logs };
 }
 
 /** A deep copy of every collection, to prove a rejected request changed nothing. */

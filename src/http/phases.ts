@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Logger } from '../logger';
+import type { RequestMetrics } from '../ops/metrics';
+import { notFound } from './errors';
+import type { Next, Phase, RequestState } from './request-state';
+import { originForm } from './routes';
+
+/**
+ * The path of a request through the service: these phases, in this order. Each is a small module, and each
+ * reads and fills the request's state (./request-state.ts):
+ *
+ * - `route` (./routes.ts): the route table's match and the operation, once;
+ * - `protect` (./security.ts): security headers, CORS, the rate limit, HTTP/1.1 message rules
+ *   (and, with PostgreSQL, the signal that stops a request whose client left from waiting for storage, ./client-gone.ts);
+ * - `dispatch` (./routes.ts): 404, OPTIONS, HEAD as GET, 405; the service's own routes (GraphQL, the docs, the
+ *   metrics) are answered here by their handlers;
+ * - `readBody` (./body.ts): a spec operation's JSON body, read and parsed once (415, 413, 400);
+ * - `validate`: every request against openapi.yaml (express-openapi-validator, ./validate.ts);
+ * - `handle` (src/rest/registrar.ts): typed input, the Idempotency-Key, the operation's handler;
+ * - `write` (src/rest/registrar.ts): the handler's answer: ETag, 304/412, status, headers, body.
+ */
+export const PHASES = ['route', 'protect', 'dispatch', 'readBody', 'validate', 'handle', 'write'] as const;
+
+export type PhaseName = (typeof PHASES)[number];
+
+/** What the service does in each phase: one step, or a few run in order. */
+export type Phases = Record<PhaseName, Phase | readonly Phase[]>;
+
+/** An express middleware as a step of a phase (the validator's, the cors package's). */
+export function fromMiddleware(handler: RequestHandler): Phase {
+  return ({ req, res }, next) => handler(req, res, next);
+}
+
+/**
+ * Middlewares run in order as one, with express's semantics: `next(err)` skips the rest and goes to `next`, and a
+ * middleware that throws, or returns a promise that rejects, is the same as `next(err)`.
+ */
+export function chain(handlers: readonly RequestHandler[]): RequestHandler {
+  if (handlers.length === 1) return handlers[0];
+  return (req: Request, res: Response, next: NextFunction) => {
+    let index = 0;
+    const step = (err?: unknown): void => {
+      if (err !== undefined && err !== null) return next(err);
+      if (index === handlers.length) return next();
+      const handler = handlers[index++];
+      try {
+        const returned = handler(req, res, step) as unknown;
+        if (returned instanceof Promise) returned.then(undefined, (error: unknown) => next(error ?? new Error('rejected')));
+      } catch (error) {
+        next(error);
+      }
+    };
+    step();
+  };
+}
+
+/** Runs `steps` over `state`: `next(err)`, a throw or a rejected promise skips the rest and goes to `done(err)`. */
+function run(steps: readonly Phase[], state: RequestState, done: NextFunction): void {
+  let index = 0;
+  const step: Next = (err) => {
+    if (err !== undefined && err !== null) return done(err);
+    if (index === steps.length) return done();
+    const phase = steps[index++];
+    try {
+      const returned = phase(state, step);
+      if (returned instanceof Promise) returned.then(undefined, (error: unknown) => done(error ?? new Error('rejected')));
+    } catch (error) {
+      done(error);
+    }
+  };
+  step();
+}
+
+export interface RunOptions {
+  logger: Logger;
+  metrics?: RequestMetrics;
+  /** Called with the first request of each connection (the write turns make their next turn short, src/http/write-turns.ts). */
+  connected?: () => void;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The fields of the one line every request writes, at level info, message "request". */
+export interface RequestLogFields {
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  aborted: boolean;
+}
+
+/** The per-request line, on the request's child logger (which carries `requestId`); `aborted` only when true. */
+export function logRequest(log: Logger, { aborted, ...fields }: RequestLogFields): void {
+  log.info(aborted ? { ...fields, aborted } : fields, 'request');
+}
+
+/**
+ * The service as one express middleware: each request gets its state, then goes through the phases in the
+ * order of PHASES. Anything passed to `next` or thrown on the way goes to express's next error handler (the
+ * service's own, `errors` beside it, after any of yours); a request no route answers is a 404 error.
+ *
+ * As the request enters: an absolute-form target becomes its path (./routes.ts originForm); the first request of a
+ * connection is told to `connected`; the request's id
+ * (the client's `X-Request-Id` when it is sane, else a new UUID) goes back in `X-Request-Id`; its logger adds
+ * the id to every line; one line is logged when the response closes (Node emits `close` once per response,
+ * after `finish` when it was sent and alone when the client went away: `aborted`), and the same start and end
+ * feed the metrics, when they are on.
+ */
+export function runPhases(phases: Phases, { logger, metrics, connected }: RunOptions): RequestHandler {
+  const steps = PHASES.flatMap((name) => phases[name]);
+  const seen = new WeakSet<object>();
+  return (req: Request, res: Response, next: NextFunction) => {
+    originForm(req);
+    if (connected && !seen.has(req.socket)) {
+      seen.add(req.socket);
+      connected();
+    }
+    const state = begin(req, res, logger, metrics);
+    run(steps, state, (err?: unknown) => next(err ?? notFound(req)));
+  };
+}
+
+function begin(req: Request, res: Response, logger: Logger, metrics: RequestMetrics | undefined): RequestState {
+  const started = performance.now();
+  metrics?.started();
+  const given = req.headers['x-request-id'];
+  const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  const log = logger.child({ requestId });
+  const state: RequestState = { req, res, requestId, log, match: undefined, operation: undefined, principal: undefined, body: undefined, outcome: undefined };
+  res.locals.state = state;
+  res.setHeader('X-Request-Id', requestId);
+  const method = req.method;
+  const path = req.path;
+  res.once('close', () => {
+    const elapsedMs = performance.now() - started;
+    metrics?.finished(method, path, res.statusCode, elapsedMs / 1000, res);
+    logRequest(log, { method, path, status: res.statusCode, durationMs: Math.round(elapsedMs * 1000) / 1000, aborted: !res.writableFinished });
+  });
+  return state;
+}
