@@ -26,6 +26,11 @@ export interface OperationInfo {
   locationStatuses: number[];
   /** The operation declares `If-Match` / `If-None-Match`: the registrar evaluates them (src/rest/conditional.ts). */
   conditional: boolean;
+  /**
+   * The spec asks for credentials here (the operation's `security`, else the document's, is a non-empty
+   * list): the validate phase runs the validator's security step on each of its requests (src/http/validate.ts).
+   */
+  secured: boolean;
   /** The header parameters it declares optional, lower-case as Node keys `req.headers`: an empty one is absent (./empty-headers.ts). */
   optionalHeaders: string[];
 }
@@ -137,6 +142,7 @@ export function specRoutes(doc: OpenApiDocument): { routes: Route[]; headers: Sp
         schema?: unknown;
       }[];
       headers.request.push(...params.filter((p) => p.in === 'header').map((p) => p.name));
+      const security = op.security ?? doc.security;
       operations[method.toUpperCase()] = {
         operationId: String(op.operationId),
         method: method.toUpperCase(),
@@ -150,6 +156,7 @@ export function specRoutes(doc: OpenApiDocument): { routes: Route[]; headers: Sp
         etagStatuses,
         locationStatuses,
         conditional: params.some((p) => p.in === 'header' && /^if-(none-)?match$/i.test(p.name)),
+        secured: Array.isArray(security) && security.length > 0,
         optionalHeaders: params.filter((p) => p.in === 'header' && p.required !== true).map((p) => p.name.toLowerCase()),
       };
     }

@@ -1,21 +1,20 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenApiDocument } from '../spec';
 import { chain } from './phases';
+import { stateOf, type RouteMatch } from './request-state';
+import type { OperationInfo } from './spec-routes';
 
 /**
  * The `validate` phase (./phases.ts): every request for a spec operation is checked against openapi.yaml by
- * express-openapi-validator (its Ajv schemas decide every 400; ./validator-errors.ts words them), through its
- * public `middleware()` only: its middlewares run in the order it returns them, as one handler. The validator
- * finds the request's operation itself (its route lookup), and checks credentials where the spec asks for
- * them once `validateSecurity` is on. Responses are checked where they are written (src/rest/response-check.ts),
- * so response validation is off here.
+ * express-openapi-validator (its Ajv schemas decide every 400; ./validator-errors.ts words them). Responses
+ * are checked where they are written (src/rest/response-check.ts), so response validation is off here.
  *
  * The validator checks the document against the OpenAPI schema once (`validateApiSpec`), while it loads it;
  * a document that fails the check fails every request with the validator's error.
  */
 export function requestValidation(openapi: OpenApiDocument): RequestHandler {
-  return chain(OpenApiValidator.middleware(options(openapi)) as RequestHandler[]);
+  return chain(validatorAfterMatch(OpenApiValidator.middleware(options(openapi)) as RequestHandler[]));
 }
 
 /** The validator's options: requests checked, unknown query parameters refused. */
@@ -33,4 +32,100 @@ function options(apiSpec: OpenApiDocument): Parameters<typeof OpenApiValidator.m
     fileUploader: false,
     $refParser: { mode: 'dereference' },
   };
+}
+
+// ---- Speed trick (fenced: one of the service's two, listed in ./perf/README.md) ----------------------------
+//
+// The validator, without its own route lookup on every request. The route phase has already matched the
+// request; the validator's lookup (`lookupRoute` in its metadata middleware) would match it again, compiling
+// a path-to-regexp for each spec path it tries, and its path-params and metadata middlewares add a promise hop
+// each. No public option skips the lookup and keeps the validation (`ignorePaths` skips both). The cost of the
+// lookup, measured against this hand-off, is in docs/design.md ("Speed tricks").
+//
+// How: the validator's middlewares, as `middleware()` returns them, are told apart by the names 5.x gives
+// them: the lookup (`pathParamsMiddleware`, `metadataMiddleware`), the security step (`securityMiddleware`) and
+// the validation (`requestMiddleware`, `responseMiddleware`). The first request for an operation runs them
+// all; what the lookup put in `req.openapi` (the operation's schema, routes and serial: fixed per operation)
+// is kept for that operation, when it holds exactly those documented fields. Later requests for it get
+// `req.openapi` and `req.params` from that record and the route table's path parameters, decoded as the
+// validator decodes them, and run the validation only. The validator's Ajv schemas still decide every 400. A
+// path parameter that does not decode (a malformed escape) takes the full chain, so the validator answers it.
+// The security step runs on every request for an operation the spec secures (`OperationInfo.secured`);
+// elsewhere the validator's own step would call `next()` at once.
+//
+// An upgrade that renames or reorders the middlewares stops the start with a one-line error naming this
+// file (test/hardening/perf-tricks.test.ts); test/rest/request-validation.test.ts checks that a first and a
+// later request for an operation are refused alike.
+
+const LOOKUP = ['pathParamsMiddleware', 'metadataMiddleware'];
+const SECURITY = 'securityMiddleware';
+const VALIDATION = ['requestMiddleware', 'responseMiddleware'];
+
+/** What the validator's metadata middleware puts on the request (`req.openapi`; only `pathParams` varies per request). */
+interface OpenApiMetadata {
+  expressRoute: unknown;
+  openApiRoute: unknown;
+  pathParams: Record<string, string>;
+  schema: unknown;
+  serial: unknown;
+}
+/** Its fields, all of them: metadata with any other field is not kept (that operation always runs the lookup). */
+const METADATA_FIELDS = new Set(['expressRoute', 'openApiRoute', 'pathParams', 'schema', 'serial']);
+type ValidatedRequest = Request & { openapi?: OpenApiMetadata };
+
+/** The validator's middlewares with the lookup run once per operation; throws (one line) if they are not the expected ones. */
+export function validatorAfterMatch(middlewares: readonly RequestHandler[]): RequestHandler[] {
+  const names = middlewares.map((mw) => mw.name);
+  const lookupCount = LOOKUP.length;
+  const expected =
+    names.slice(0, lookupCount).join() === LOOKUP.join() &&
+    names[lookupCount] === SECURITY &&
+    names.slice(lookupCount + 1).every((name) => VALIDATION.includes(name));
+  if (!expected) throw new Error(`express-openapi-validator: unexpected middlewares (${names.join(', ')}): update the hand-off in src/http/validate.ts`);
+  const lookup = chain(middlewares.slice(0, lookupCount + 1));
+  const security = middlewares[lookupCount];
+  const validation = middlewares.slice(lookupCount + 1);
+  const kept = new WeakMap<OperationInfo, Omit<OpenApiMetadata, 'pathParams'>>();
+
+  const handoff: RequestHandler = (req, res, next) => {
+    const state = stateOf(res);
+    const op = state?.operation;
+    const match = state?.match;
+    const metadata = op && kept.get(op);
+    const params = metadata && match ? decodedParams(match) : undefined;
+    if (metadata && params) {
+      // A literal of the known fields (rather than a spread of the kept object): one shape for every request.
+      (req as ValidatedRequest).openapi = {
+        expressRoute: metadata.expressRoute,
+        openApiRoute: metadata.openApiRoute,
+        pathParams: params,
+        schema: metadata.schema,
+        serial: metadata.serial,
+      };
+      req.params = params;
+      return op.secured ? security(req, res, next) : next();
+    }
+    lookup(req, res, (err?: unknown) => {
+      const found = (req as ValidatedRequest).openapi;
+      // Kept only when the validator found the operation the route table did.
+      const plain = found !== undefined && Object.keys(found).every((field) => METADATA_FIELDS.has(field));
+      if (err == null && op && plain && found.openApiRoute === match?.route.template) {
+        const { pathParams: _varies, ...fixed } = found;
+        kept.set(op, fixed);
+      }
+      next(err);
+    });
+  };
+  return [handoff, ...validation];
+}
+
+/** The match's path parameters by name, decoded as the validator decodes them; undefined when one does not decode. */
+function decodedParams({ route, params }: RouteMatch): Record<string, string> | undefined {
+  const decoded: Record<string, string> = {};
+  try {
+    for (let i = 0; i < route.paramNames.length; i += 1) decoded[route.paramNames[i]] = decodeURIComponent(params[i]);
+  } catch {
+    return undefined;
+  }
+  return decoded;
 }

@@ -5,7 +5,9 @@ import request from 'supertest';
 import { testConfig } from '../../src/config';
 import { createHttpServer } from '../../src/http/http-server';
 import { apiCors, apiHelmet } from '../../src/http/security';
+import { validatorAfterMatch } from '../../src/http/validate';
 import { makeApp } from '../support/app';
+import { validatorPathToRegexp } from '../support/validator';
 
 /** Every header helmet 8 may set (a new one in an upgrade shows as a difference in the count below). */
 const HELMET_HEADERS = [
@@ -116,6 +118,37 @@ describe('speed tricks, through the real createApp / createHttpServer', () => {
       expect(Object.keys(cors(real.headers)).length).toBeGreaterThan(1);
       expect(cors(ours.headers)).toEqual(cors(real.headers));
     }
+  });
+
+  it('when an operation has been served once, then the validator validates later requests for it without its own route lookup', async () => {
+    const { http } = makeApp();
+    const compile = jest.spyOn(validatorPathToRegexp(), 'pathToRegexp');
+    try {
+      await http.get('/books/1').expect(200);
+      await http.post('/books').send({ title: 'Warm' }).expect(201);
+      // The first request for each operation ran the validator's route lookup.
+      expect(compile).toHaveBeenCalled();
+      compile.mockClear();
+      await http.get('/books/2').expect(200);
+      await http.get('/books/%33').expect(200);
+      // Still the validator's answers: its Ajv refuses a non-integer id and a body it does not allow.
+      const badId = await http.get('/books/abc').expect(400);
+      expect(badId.body.details[0].path).toBe('/params/id');
+      const badBody = await http.post('/books').send({ title: 'T', pages: 'many' }).expect(400);
+      expect(badBody.body.details[0].path).toBe('/body/pages');
+      expect(compile).not.toHaveBeenCalled();
+      // A path parameter that does not decode takes the validator's whole chain, and its 400.
+      await http.get('/books/%E0%A4%A').expect(400);
+      expect(compile).toHaveBeenCalled();
+    } finally {
+      compile.mockRestore();
+    }
+  });
+
+  it("when express-openapi-validator's middlewares are not the ones the validate phase's hand-off knows, then building the phase throws one line naming where to update it", () => {
+    const named = (name: string) => Object.defineProperty((_req: unknown, _res: unknown, next: () => void) => next(), 'name', { value: name });
+    const renamed = ['pathParamsMiddleware', 'lookupMiddleware', 'securityMiddleware', 'requestMiddleware'].map(named);
+    expect(() => validatorAfterMatch(renamed as never)).toThrow(/^express-openapi-validator: unexpected middlewares \(pathParamsMiddleware, lookupMiddleware, securityMiddleware, requestMiddleware\): update the hand-off in src\/http\/validate\.ts$/);
   });
 
   it("when a JSON answer is served, then the service's writer sends it with the headers express's res.json would set", async () => {
