@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import contentType from 'content-type';
 import getRawBody from 'raw-body';
 import { ApiError } from './errors';
+import { closeAfterWriting } from './send';
 import type { Phase } from './request-state';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -22,27 +23,36 @@ const discarding = new WeakMap<Socket, (req: IncomingMessage) => void>();
 /**
  * For a request refused before its body was read: the answer says `Connection: close`, and the rest of
  * the body is read and thrown away, so a client that sends its whole request before reading gets the
- * answer rather than a broken pipe or a reset. Node ends such a connection with `destroySoon()`, which
- * destroys the socket as soon as the answer is written, with the client's bytes still unread (the
- * kernel then answers them with a reset); for this socket it only half-closes, and the connection is
- * destroyed when the client closes its side, after `bodyDrainLimit` more bytes, or after `requestTimeoutMs`.
- * Node's server makes that call from its own 'finish' listener of every answer with `Connection: close`, and
- * no server option or event changes it; without the replacement the refusals of
- * test/hardening/http-protocol.test.ts reach the client as resets.
+ * answer rather than a broken pipe or a reset. Node's server destroys a `Connection: close` connection
+ * as soon as its answer has ended and been written, and a socket destroyed with the client's bytes still
+ * unread makes the kernel answer them with a reset, which can cost the client the answer. So the answer is
+ * written whole, with its length, and the connection half-closed after it (sendText, see
+ * closeAfterWriting in ./send.ts), but the answer is only ended, and the connection destroyed by Node,
+ * when nothing is left to read: when the client closes its side (the request's log line is written then).
+ * A client that goes on sending is cut after `bodyDrainLimit` more bytes or after `requestTimeoutMs` (its
+ * answer, written in full, ended first).
  */
 export function closeAfterDiscarding(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): void {
   const socket = req.socket;
   res.setHeader('Connection', 'close');
   let discard = discarding.get(socket);
   if (!discard) {
-    socket.destroySoon = () => socket.end();
-    const timer = setTimeout(() => socket.destroy(), limits.requestTimeoutMs);
+    closeAfterWriting(res);
+    const endAnswer = () => {
+      if (res.headersSent && !res.writableEnded) res.end();
+    };
+    const cut = () => {
+      endAnswer();
+      socket.destroy();
+    };
+    socket.once('end', endAnswer);
+    const timer = setTimeout(cut, limits.requestTimeoutMs);
     timer.unref();
     socket.once('close', () => clearTimeout(timer));
     let discarded = 0;
     const count = (chunk: Buffer) => {
       discarded += chunk.length;
-      if (discarded > limits.bodyDrainLimit) socket.destroy();
+      if (discarded > limits.bodyDrainLimit) cut();
     };
     discard = (request) => request.on('data', count).resume();
     discarding.set(socket, discard);

@@ -9,14 +9,37 @@ export const TEXT_TYPE = 'text/plain; charset=utf-8';
  * `Content-Length`, then the body in the same write as the headers. A HEAD answer keeps the headers
  * (Content-Length included) and Node leaves out the body. 204 and 304 answers carry no body and no
  * content headers. Every answer the service serialises itself leaves through here or through the list
- * writer (./json-stream.ts): one place decides how a body is framed.
+ * writer (./json-stream.ts): one place decides how a body is framed. An answer marked by closeAfterWriting
+ * is written the same way but not ended.
  */
 export function sendText(res: ServerResponse, status: number, type: string, text: string): void {
   if (status === 204 || status === 304) return sendEmpty(res, status);
   res.statusCode = status;
   res.setHeader('Content-Type', type);
   res.setHeader('Content-Length', Buffer.byteLength(text));
+  const socket = res.socket;
+  if (socket && closingAfter.has(res)) {
+    // The headers (sent even for HEAD, whose body Node leaves out) and the body in one write, then the
+    // end of the connection's sending side; the answer itself is ended by closeAfterDiscarding.
+    socket.cork();
+    res.flushHeaders();
+    res.write(text);
+    socket.end();
+    return;
+  }
   res.end(text);
+}
+
+/** Answers marked by closeAfterWriting. */
+const closingAfter = new WeakSet<ServerResponse>();
+
+/**
+ * Marks an answer whose connection closes after it while the rest of its request is still read
+ * (./body.ts's closeAfterDiscarding): sendText writes it whole with its length, then half-closes the
+ * connection, and leaves the answer itself unended. Only for the answer that currently has the socket.
+ */
+export function closeAfterWriting(res: ServerResponse): void {
+  closingAfter.add(res);
 }
 
 /** A JSON answer: `body` serialised once, as `JSON.stringify` does. */

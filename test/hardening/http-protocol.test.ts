@@ -149,6 +149,14 @@ describe('HTTP/1.1 message rules (raw sockets)', () => {
       expect(JSON.parse(bodyOf(result))).toEqual({ error: message });
     });
 
+    it('when a HEAD request has two Host headers, then the 400 comes as headers alone and the connection closes', async () => {
+      const result = await exchange('HEAD /books/1 HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n\r\n');
+      expect(result).toMatchObject({ status: 400, closed: true });
+      expect(header(result, 'connection')).toBe('close');
+      expect(Number(header(result, 'content-length'))).toBeGreaterThan(0);
+      expect(bodyOf(result)).toBe('');
+    });
+
     it('when a POST has two Host headers, then nothing is stored', async () => {
       const before = await counts();
       const result = await exchange(post('/books', 'Host: other\r\nContent-Length: 18\r\n', '{"title":"Twice"}'.padEnd(18)));
