@@ -24,7 +24,7 @@ export interface OperationInfo {
   etagStatuses: number[];
   /** Success statuses whose response declares a `Location` header: the registrar sends the created record's URL (the request path and its `id`). */
   locationStatuses: number[];
-  /** The operation declares `If-Match` / `If-None-Match`: the registrar evaluates them (src/rest/conditional.ts). */
+  /** The operation declares `If-Match` / `If-None-Match`: the registrar evaluates them (src/rest/registrar.ts). */
   conditional: boolean;
   /** The header parameters it declares optional, lower-case as Node keys `req.headers`: an empty one is absent (./empty-headers.ts). */
   optionalHeaders: string[];
