@@ -24,7 +24,7 @@ const { median } = require('./lib/stats');
 const ROOT = path.join(__dirname, '..');
 const { createSqliteStore } = require(path.join(ROOT, 'dist/src/store/sqlite'));
 const { DRIVER_ORDER, driverRuns } = require(path.join(ROOT, 'dist/src/store/sqlite/driver'));
-const { CACHE_SIZE } = require(path.join(ROOT, 'dist/src/store/sqlite/cache'));
+const { RECORDS_KEPT } = require(path.join(ROOT, 'dist/src/store/sqlite/collection'));
 const { readAll } = require(path.join(ROOT, 'dist/src/store/types'));
 const { makeSeed } = require('./lib/seed');
 const { WORKLOADS: WORKLOAD_LIST } = require('./lib/workloads');
@@ -46,7 +46,7 @@ async function rate(n, op, width = 1) {
 }
 
 async function storeRound(driver) {
-  const books = CACHE_SIZE + 2000;
+  const books = RECORDS_KEPT + 2000;
   const store = createSqliteStore({ file: newFile(), seed: makeSeed(books), driver });
   const users = Array.from({ length: 20 }, (_, i) => i + 1);
   const result = {

@@ -24,7 +24,7 @@ export interface OperationInfo {
   etagStatuses: number[];
   /** Success statuses whose response declares a `Location` header: the registrar sends the created record's URL (the request path and its `id`). */
   locationStatuses: number[];
-  /** The operation declares `If-Match` / `If-None-Match`: the registrar evaluates them (src/rest/conditional.ts). */
+  /** The operation declares `If-Match` / `If-None-Match`: the registrar evaluates them (src/rest/registrar.ts). */
   conditional: boolean;
   /**
    * The spec asks for credentials here (the operation's `security`, else the document's, is a non-empty

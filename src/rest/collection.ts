@@ -3,8 +3,7 @@ import { specModel } from '../store/model';
 import type { Collection, StoredRecord } from '../store/types';
 import { removed, written } from './handlers/answers';
 import { listResult } from './pagination';
-import type { Precondition } from './conditional';
-import type { Handler, OperationId, RestContext } from './types';
+import type { Handler, OperationId, Precondition, RestContext } from './types';
 
 /** What the collection's handlers read of their input: the same for every collection, typed by the operations they serve. */
 interface Input {

@@ -2,7 +2,6 @@ import type { operations } from '../../generated/openapi';
 import type { Logger } from '../logger';
 import type { Lifecycle } from '../ops/health';
 import type { ListResult, Page, Store } from '../store/types';
-import type { Precondition } from './conditional';
 
 /** Every operationId in openapi.yaml. */
 export type OperationId = keyof operations;
@@ -59,6 +58,9 @@ export type HandlerResult<O extends OperationId> = {
     headers?: Record<string, string>;
   } & (ResponseBody<O, S> extends undefined ? { body?: undefined } : { body: ResponseBody<O, S> });
 }[keyof ResponsesOf<O> & number];
+
+/** A predicate on the representation a GET would answer: what a write hands its store as `expect` (src/rest/registrar.ts). */
+export type Precondition = (representation: unknown) => boolean;
 
 /** What a handler receives: validated, typed request data; never the Express request. */
 export interface HandlerInput<O extends OperationId> {

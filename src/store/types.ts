@@ -77,7 +77,7 @@ export interface ListResult<T> {
   /**
    * The collection's version: changes in the same atomic step as every write to the collection, and
    * never names two different contents (a store that restarts or is replaced gives new versions). With
-   * the page's bounds it names the answer, so a list's ETag needs no serialised body (src/rest/conditional.ts).
+   * the page's bounds it names the answer, so a list's ETag needs no serialised body (src/rest/registrar.ts).
    */
   version: string;
 }

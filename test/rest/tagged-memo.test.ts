@@ -1,4 +1,4 @@
-import { etagOf, listEtag, tagged, taggedMemo } from '../../src/rest/conditional';
+import { etagOf, listEtag, tagged, taggedMemo } from '../../src/rest/registrar';
 
 describe("taggedMemo (the registrar's record bodies and entity tags)", () => {
   it('when a frozen flat record is tagged, then its text is its JSON, its tag the hash of that text, and a second answer is served from the memo', () => {

@@ -1,4 +1,4 @@
-import { CommittedCache } from '../../src/store/sqlite/cache';
+import { CommittedCache } from '../../src/store/sqlite/collection';
 
 describe('CommittedCache (what the SQLite store read of a collection, as committed)', () => {
   const post = (id: number, userId: number) => ({ id, userId, title: `Post ${id}` });

@@ -1,5 +1,5 @@
 import { STALE, type Stale } from '../../store/types';
-import { preconditionFailed } from '../conditional';
+import { preconditionFailed } from '../registrar';
 
 /** An update's answer: the record as written, its 404, or the 412 of a failed If-Match / If-None-Match. */
 export function written<T, M>(record: T | undefined | Stale, missing: () => M) {

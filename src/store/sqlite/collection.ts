@@ -1,6 +1,5 @@
 import { withDefaults } from '../model';
 import { batchesAfter, LIST_BATCH, STALE, type ChildCollection, type Collection, type Expect, type ListResult, type NewRecord, type Page, type Stale } from '../types';
-import type { CommittedCache } from './cache';
 import type { Connection, Statement } from './driver';
 import { translating as reading } from './errors';
 import { insertSql, type SqliteTable } from './tables';
@@ -24,7 +23,7 @@ class Statements {
 
 /**
  * A collection stored in one SQLite table. Reads run on `reader` at once (SQLite answers synchronously, from
- * its page cache; a record or a page of one batch from `cache` when it holds them, cache.ts); writes through
+ * its page cache; a record or a page of one batch from `cache` when it holds them, CommittedCache below); writes through
  * `writes`, on `writer`, where a conditional write reads the current row and writes with nothing in between,
  * and the cache follows each write once it is committed. In keyed work both connections are the writing one,
  * so the work sees its own uncommitted writes: there no read uses or fills the cache (`committedReads` false).
@@ -43,7 +42,7 @@ export class SqliteCollection<T extends { id: number }> implements Collection<T>
     private readonly writes: Writes,
     /** Differs at every open of the file: with the write counter, a version never names two contents. */
     private readonly epoch: string,
-    /** What was read of the collection as committed (cache.ts), shared by the store and its keyed work. */
+    /** What was read of the collection as committed (CommittedCache), shared by the store and its keyed work. */
     protected readonly cache: CommittedCache<T>,
     protected readonly committedReads: boolean,
   ) {
@@ -203,5 +202,79 @@ export class SqliteChildCollection<T extends { id: number }, K extends keyof T &
     }
     if (this.committedReads) for (const id of missing) this.cache.keepList(`c${id}`, byParent.get(id)!);
     return byParent;
+  }
+}
+
+/** Most records the cache of one collection keeps by id; the one kept longest goes first. */
+export const RECORDS_KEPT = 10000;
+/** Most records the lists (pages, children by parent) of one collection's cache hold together; the list kept longest goes first. */
+export const LISTED_KEPT = 20000;
+
+/**
+ * What the SQLite store read of one collection, as committed: records by id, and lists (a page of the
+ * collection with its total and version, a parent's children) by what they answer. Records are frozen:
+ * callers share them and cannot change them; each list handed out is a copy of the caller's own.
+ *
+ * One rule keeps it coherent: an entry is kept in the same synchronous step as the read on the reading
+ * connection (committed data) that found it, and a committed write to the collection drops what it may have
+ * changed (its record, and every list) before anything else runs (writer.ts runs it right after COMMIT). This
+ * process is the file's only writer (lock.ts); a write rolled back changes nothing here. Keyed work, which
+ * reads its own uncommitted writes, uses no cache. What it buys, and how it was measured: docs/design.md.
+ */
+export class CommittedCache<T extends { id: number }> {
+  private readonly records = new Map<number, T>();
+  private readonly lists = new Map<string, { items: readonly T[]; extra: unknown }>();
+  private listed = 0;
+
+  constructor(
+    private readonly recordsKept = RECORDS_KEPT,
+    private readonly listedKept = LISTED_KEPT,
+  ) {}
+
+  record(id: number): T | undefined {
+    return this.records.get(id);
+  }
+
+  /** Keeps `record` (frozen) and answers it. */
+  keepRecord(record: T): T {
+    Object.freeze(record);
+    this.records.delete(record.id);
+    this.records.set(record.id, record);
+    if (this.records.size > this.recordsKept) this.records.delete(this.records.keys().next().value!);
+    return record;
+  }
+
+  /** The list kept under `key` (a copy of the caller's own) and what was kept with it. */
+  list<E = undefined>(key: string): { items: T[]; extra: E } | undefined {
+    const kept = this.lists.get(key);
+    return kept && { items: kept.items.slice(), extra: kept.extra as E };
+  }
+
+  /** Keeps a list (its records frozen; a list weighs its length, at least 1) with `extra`; one heavier than the bound is not kept. */
+  keepList(key: string, items: readonly T[], extra?: unknown): void {
+    const weight = Math.max(1, items.length);
+    if (weight > this.listedKept) return;
+    for (const item of items) Object.freeze(item);
+    this.forgetList(key);
+    this.lists.set(key, { items: items.slice(), extra });
+    this.listed += weight;
+    for (const oldest of this.lists.keys()) {
+      if (this.listed <= this.listedKept) break;
+      this.forgetList(oldest);
+    }
+  }
+
+  /** A committed write to record `id` (created, changed or deleted): its record and every list go. */
+  written(id: number): void {
+    this.records.delete(id);
+    this.lists.clear();
+    this.listed = 0;
+  }
+
+  private forgetList(key: string): void {
+    const kept = this.lists.get(key);
+    if (!kept) return;
+    this.lists.delete(key);
+    this.listed -= Math.max(1, kept.items.length);
   }
 }
