@@ -11,7 +11,7 @@ import { readBodyPhase } from './http/body';
 import { abortWhenClientGoes } from './http/client-gone';
 import { errorHandler } from './http/errors';
 import { idempotencyKeyRule } from './http/idempotency';
-import { fromMiddleware, runPhases } from './http/phases';
+import { runPhases } from './http/phases';
 import { dispatchPhase, routePhase, RouteTable, type OwnRoute } from './http/routes';
 import { protect } from './http/security';
 import { requestValidation } from './http/validate';
@@ -118,7 +118,7 @@ export function createService({
     ],
     dispatch: dispatchPhase,
     readBody: readBodyPhase(config),
-    validate: fromMiddleware(requestValidation(openapi)),
+    validate: requestValidation(openapi),
     handle: rest.handle,
     write: rest.write,
   }, { logger, metrics, connected: turns.connected });

@@ -28,11 +28,6 @@ export type PhaseName = (typeof PHASES)[number];
 /** What the service does in each phase: one step, or a few run in order. */
 export type Phases = Record<PhaseName, Phase | readonly Phase[]>;
 
-/** An express middleware as a step of a phase (the validator's, the cors package's). */
-export function fromMiddleware(handler: RequestHandler): Phase {
-  return ({ req, res }, next) => handler(req, res, next);
-}
-
 /**
  * Middlewares run in order as one, with express's semantics: `next(err)` skips the rest and goes to `next`, and a
  * middleware that throws, or returns a promise that rejects, is the same as `next(err)`.

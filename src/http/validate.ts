@@ -1,8 +1,8 @@
-import type { Request, RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenApiDocument } from '../spec';
 import { chain } from './phases';
-import { stateOf, type RouteMatch } from './request-state';
+import type { Phase, RouteMatch } from './request-state';
 import type { OperationInfo } from './spec-routes';
 
 /**
@@ -13,8 +13,8 @@ import type { OperationInfo } from './spec-routes';
  * The validator checks the document against the OpenAPI schema once (`validateApiSpec`), while it loads it;
  * a document that fails the check fails every request with the validator's error.
  */
-export function requestValidation(openapi: OpenApiDocument): RequestHandler {
-  return chain(validatorAfterMatch(OpenApiValidator.middleware(options(openapi)) as RequestHandler[]));
+export function requestValidation(openapi: OpenApiDocument): Phase {
+  return validatorAfterMatch(OpenApiValidator.middleware(options(openapi)) as RequestHandler[]);
 }
 
 /** The validator's options: requests checked, unknown query parameters refused. */
@@ -74,7 +74,7 @@ const METADATA_FIELDS = new Set(['expressRoute', 'openApiRoute', 'pathParams', '
 type ValidatedRequest = Request & { openapi?: OpenApiMetadata };
 
 /** The validator's middlewares with the lookup run once per operation; throws (one line) if they are not the expected ones. */
-export function validatorAfterMatch(middlewares: readonly RequestHandler[]): RequestHandler[] {
+export function validatorAfterMatch(middlewares: readonly RequestHandler[]): Phase {
   const names = middlewares.map((mw) => mw.name);
   const lookupCount = LOOKUP.length;
   const expected =
@@ -84,13 +84,11 @@ export function validatorAfterMatch(middlewares: readonly RequestHandler[]): Req
   if (!expected) throw new Error(`express-openapi-validator: unexpected middlewares (${names.join(', ')}): update the hand-off in src/http/validate.ts`);
   const lookup = chain(middlewares.slice(0, lookupCount + 1));
   const security = middlewares[lookupCount];
-  const validation = middlewares.slice(lookupCount + 1);
+  const validation = chain(middlewares.slice(lookupCount + 1));
   const kept = new WeakMap<OperationInfo, Omit<OpenApiMetadata, 'pathParams'>>();
 
-  const handoff: RequestHandler = (req, res, next) => {
-    const state = stateOf(res);
-    const op = state?.operation;
-    const match = state?.match;
+  return ({ req, res, operation: op, match }, done) => {
+    const next: NextFunction = (err?: unknown) => (err == null ? validation(req, res, done) : done(err));
     const metadata = op && kept.get(op);
     const params = metadata && match ? decodedParams(match) : undefined;
     if (metadata && params) {
@@ -116,7 +114,6 @@ export function validatorAfterMatch(middlewares: readonly RequestHandler[]): Req
       next(err);
     });
   };
-  return [handoff, ...validation];
 }
 
 /** The match's path parameters by name, decoded as the validator decodes them; undefined when one does not decode. */
