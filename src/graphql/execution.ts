@@ -37,8 +37,7 @@ export interface Executor {
 
 /**
  * Runs operations with graphql-js, and hot read-only operations from a compiled form (graphql-jit),
- * which does the same work without graphql-js's per-field interpretation: the service's CPU per nested
- * users/posts/comments query fell from 692 to 331 µs (`node bench/compare.js A B --only=gql-nested`, docs/design.md,
+ * which does the same work without graphql-js's per-field interpretation (measured in docs/design.md,
  * "Speed tricks"). graphql-js stays the reference:
  *
  * - Validation is unchanged (done before this, by graphql-js, with the limits).

@@ -12,15 +12,13 @@ type ResponseClass = typeof ServerResponse;
  * access on the request and the response: Node's, express's, the validator's and the service's own):
  * - Express gives every request and response the app's prototypes with `Object.setPrototypeOf` as it
  *   enters the app. Changing the prototype of a live object makes V8 drop its optimised shape. On an
- *   object born with that prototype the call changes nothing: GET /books/{id} 2.28x req/s, POST /books
- *   1.92x (`node bench/compare.js A B --only=get-book,post-book,gql-nested --rounds=6 --duration=4`).
+ *   object born with that prototype the call changes nothing.
  * - How much room V8 gives an object for its properties depends on its constructor. Plain functions
- *   calling Node's constructors (this module's first version) gave objects room for a handful: their
- *   thirty-odd properties went to a separate store, and the first property added by a computed key
- *   (Node's own `res[kUniqueHeaders]`, the route table's symbol on the request) turned them into
- *   dictionaries. Classes that extend Node's get the room Node's own objects get: GET /books/{id} 1.26x
- *   req/s, POST /books 1.15x, GraphQL `{ books }` 1.11x, nested GraphQL 1.12x against the plain functions
- *   (`node bench/compare.js A B --only=get-book,post-book,gql-books,gql-nested --rounds=6 --duration=4`).
+ *   calling Node's constructors gave objects room for a handful: their thirty-odd properties went to a
+ *   separate store, and the first property added by a computed key (Node's own `res[kUniqueHeaders]`)
+ *   turned them into dictionaries. Classes that extend Node's get the room Node's own objects get.
+ *
+ * Both are measured in docs/design.md ("Speed tricks"), with the commands that measure them again.
  *
  * The classes' prototypes sit between the instances and the prototypes express made for the app, and
  * become the app's `request` and `response`: the chain is express's own with one empty link, and
