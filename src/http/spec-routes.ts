@@ -31,6 +31,8 @@ export interface OperationInfo {
    * list): the validate phase runs the validator's security step on each of its requests (src/http/validate.ts).
    */
   secured: boolean;
+  /** A success answer is a JSON array (a list): its read starts on a turn of the event loop while connections come in (src/http/write-turns.ts). */
+  answersList: boolean;
   /** The header parameters it declares optional, lower-case as Node keys `req.headers`: an empty one is absent (./empty-headers.ts). */
   optionalHeaders: string[];
 }
@@ -86,7 +88,7 @@ export interface OwnRoute {
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 interface MediaObject {
-  content?: Record<string, unknown>;
+  content?: Record<string, { schema?: unknown }>;
   headers?: Record<string, unknown>;
 }
 
@@ -126,12 +128,14 @@ export function specRoutes(doc: OpenApiDocument): { routes: Route[]; headers: Sp
       const responseMedia: Record<number, string> = {};
       const etagStatuses: number[] = [];
       const locationStatuses: number[] = [];
+      let answersList = false;
       for (const [status, response] of Object.entries((op.responses as Record<string, unknown>) ?? {})) {
         const declared = deref(response as MediaObject);
         const media = Object.keys(declared.content ?? {})[0] ?? '';
         if (declared.headers?.ETag && media) etagStatuses.push(Number(status));
         if (declared.headers?.Location && status.startsWith('2')) locationStatuses.push(Number(status));
         responseMedia[Number(status)] = media;
+        if (status.startsWith('2') && (deref(declared.content?.[media]?.schema) as { type?: string } | undefined)?.type === 'array') answersList = true;
         headers.response.push(...Object.keys(declared.headers ?? {}));
         if (status.startsWith('4') && media) formats.add(media === 'text/plain' ? 'text' : 'json');
       }
@@ -157,6 +161,7 @@ export function specRoutes(doc: OpenApiDocument): { routes: Route[]; headers: Sp
         locationStatuses,
         conditional: params.some((p) => p.in === 'header' && /^if-(none-)?match$/i.test(p.name)),
         secured: Array.isArray(security) && security.length > 0,
+        answersList,
         optionalHeaders: params.filter((p) => p.in === 'header' && p.required !== true).map((p) => p.name.toLowerCase()),
       };
     }

@@ -72,6 +72,13 @@ export function restPhases(routes: RouteTable, handlers: Handlers, ctx: RestCont
   const boundOf = (state: RequestState): Bound => byRoute.get(state.match!.route)!.get(state.operation!.method)!;
 
   const handle: Phase = (state, next) => {
+    // A list is read once the connections coming in at this moment are in (src/http/write-turns.ts).
+    const held = boundOf(state).op.answersList ? options.turns.start() : undefined;
+    // Returned: a throw once started is a rejection, which the phases answer as next(err).
+    if (held) return held.then(() => handleNow(state, next));
+    handleNow(state, next);
+  };
+  const handleNow: Phase = (state, next) => {
     const { req } = state;
     const match = state.match!;
     const { op, handler, mock } = boundOf(state);
