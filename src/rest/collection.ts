@@ -45,7 +45,8 @@ export function collectionHandlers<const O extends CollectionOperations>(name: s
     label ??= specModel().resources.get(name)?.label ?? name;
     throw new ApiError(404, `${label} ${id} not found`);
   };
-  const of = (store: { collection(name: string): Collection<StoredRecord> }) => store.collection(name);
+  // The store shows each collection of the contract under its name (src/store/collections.ts): one property read.
+  const of = (store: object) => (store as Record<string, Collection<StoredRecord>>)[name];
   const all: Record<keyof CollectionOperations, AnyHandler> = {
     list: async ({ query, path }, { store }) => listResult(path, query, await of(store).list(query)),
     create: async ({ body }, { store }) => ({ status: 201, body: await of(store).create(body) }),

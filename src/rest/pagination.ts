@@ -1,4 +1,4 @@
-import type { ListResult, Page } from '../store/types';
+import { LIST_BATCH, type ListResult, type Page } from '../store/types';
 import type { ListBody } from './types';
 
 /**
@@ -24,4 +24,9 @@ export function listResult<T>(path: string, page: Page, result: ListResult<T>) {
     if (links.length) headers.Link = links.join(', ');
   }
   return { status: 200 as const, headers, body: { page, result } satisfies ListBody<T> };
+}
+
+/** A page the request limits to one store batch at most: read at once, as a record is (src/http/write-turns.ts). */
+export function readAtOnce(page: Page): boolean {
+  return page.limit !== undefined && page.limit <= LIST_BATCH;
 }

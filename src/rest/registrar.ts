@@ -4,7 +4,8 @@ import { ApiError, oneLine } from '../http/errors';
 import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, requestFingerprint } from '../http/idempotency';
 import type { Outcome, Phase, RequestState } from '../http/request-state';
 import type { OperationInfo, Route, RouteTable } from '../http/routes';
-import type { Store } from '../store/types';
+import type { Page, Store } from '../store/types';
+import { readAtOnce } from './pagination';
 import { writeJsonList } from '../http/json-stream';
 import type { MockAnswer } from '../mock/rest';
 import type { WriteTurns } from '../http/write-turns';
@@ -72,13 +73,6 @@ export function restPhases(routes: RouteTable, handlers: Handlers, ctx: RestCont
   const boundOf = (state: RequestState): Bound => byRoute.get(state.match!.route)!.get(state.operation!.method)!;
 
   const handle: Phase = (state, next) => {
-    // A list is read once the connections coming in at this moment are in (src/http/write-turns.ts).
-    const held = boundOf(state).op.answersList ? options.turns.start() : undefined;
-    // Returned: a throw once started is a rejection, which the phases answer as next(err).
-    if (held) return held.then(() => handleNow(state, next));
-    handleNow(state, next);
-  };
-  const handleNow: Phase = (state, next) => {
     const { req } = state;
     const match = state.match!;
     const { op, handler, mock } = boundOf(state);
@@ -89,12 +83,19 @@ export function restPhases(routes: RouteTable, handlers: Handlers, ctx: RestCont
     // The service's own context, or a copy on the keyed operation's transaction store. The handler's own
     // promise is used as it is (Promise.resolve adds no step to a native promise).
     const run = (store: Store) => Promise.resolve(handler!(input, store === ctx.store ? ctx : { ...ctx, store }) as AnyResult | Promise<AnyResult>);
-    // An operation with no handler (MOCK_UNIMPLEMENTED) answers from openapi.yaml (src/mock/rest.ts): it stores nothing, so it keeps no key.
-    const answer = mock ? Promise.resolve(mock(req)) : key === undefined ? run(ctx.store) : once(ctx, key, requestFingerprint(req.method, input.path, req.body), run);
-    answer.then((outcome) => {
-      state.outcome = outcome;
-      next();
-    }, next);
+    const go = () => {
+      // An operation with no handler (MOCK_UNIMPLEMENTED) answers from openapi.yaml (src/mock/rest.ts): it stores nothing, so it keeps no key.
+      const answer = mock ? Promise.resolve(mock(req)) : key === undefined ? run(ctx.store) : once(ctx, key, requestFingerprint(req.method, input.path, req.body), run);
+      answer.then((outcome) => {
+        state.outcome = outcome;
+        next();
+      }, next);
+    };
+    // A list longer than a batch is read once the connections coming in at this moment are in
+    // (src/http/write-turns.ts); returned, so that a throw once started is answered as next(err).
+    const held = op.answersList && !readAtOnce(input.query as Page) ? options.turns.start() : undefined;
+    if (held) return held.then(go);
+    go();
   };
 
   // Not an async function: a list's writing goes on after this returns, and a suspended async function would
