@@ -163,7 +163,9 @@ describe('big list answers are written as they are read, with bounded work per r
 
   it('when the store reads a list in batches, then each batch is read only as the client takes the answer, and a client that leaves stops the reading', async () => {
     const { store, reads } = batchedBooks(createMemoryStore(loadSeed('default')), 100);
-    await bigCollection(store, 4000);
+    // 200 batches of about 100 KB: more than the kernel's buffers for the connection can take (a send buffer
+    // grows to 4 MiB on Linux by default, and the receiving side's too), so the answer cannot be written whole.
+    await bigCollection(store, 20000);
     made = makeApp({ store });
     server = await listen(made.app);
     const socket = nextServerSocket(server);
@@ -176,11 +178,11 @@ describe('big list answers are written as they are read, with bounded work per r
       written = serverSide.bytesWritten;
       await sleep(100);
     }
-    // 40 batches of about 100 KB; the service read what it has written and about a turn's worth ahead, no more.
+    // The service read what it has written and about a turn's worth ahead, no more, and stopped well before the end.
     const readWhileStalled = reads.batches;
     const batchBytes = 100 * 1000;
     expect(readWhileStalled).toBeLessThanOrEqual(Math.ceil((serverSide.bytesWritten + TURN_BYTES) / batchBytes) + 1);
-    expect(readWhileStalled).toBeLessThan(39);
+    expect(readWhileStalled).toBeLessThan(150);
     client.destroy();
     await new Promise((resolve) => serverSide.once('close', resolve));
     await sleep(100);

@@ -40,7 +40,7 @@ describe('WriteTurns (chunks of big answers share the event loop)', () => {
   });
 
   it('while requests come on connections not seen before, then no answer builds and no list read starts until none came for `quietMs`', async () => {
-    const turns = new WriteTurns(3, { quietMs: 80, holdMs: 60_000 });
+    const turns = new WriteTurns(3, { quietMs: 300, holdMs: 60_000 });
     const went: string[] = [];
     for (let i = 0; i < 5; i++) void turns.next().then(() => went.push(`build ${i}`));
     expect(turns.start()).toBeUndefined();
@@ -58,7 +58,7 @@ describe('WriteTurns (chunks of big answers share the event loop)', () => {
       await sleep(10);
     }
     expect(went).toEqual(['start', 'build 0']);
-    await sleep(150);
+    await sleep(600);
     expect(went).toEqual(['start', 'build 0', 'start 2', 'build 1', 'build 2', 'build 3', 'build 4']);
     expect(turns.start()).toBeUndefined();
   });
