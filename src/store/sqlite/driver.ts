@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 /**
  * The seam between the SQLite store and the library that runs SQLite. Two fit, with near-identical
  * synchronous APIs: `node:sqlite` (built into Node 22.13+ and 24, no dependency) and `better-sqlite3`
- * (an optional dependency: a native addon that npm builds at install, needed on Node 20). The store
+ * (a native addon that npm builds at install; installed on Node 20 only, by packages/node20-sqlite). The store
  * uses only what this file declares, so either serves it unchanged. Why the order: docs/storage.md.
  */
 
@@ -37,7 +37,7 @@ export class NoDriverError extends Error {}
  * better-sqlite3 first: it reads many rows faster (the posts of 20 users, a list of 500 records), and writes
  * and single-row reads cost the same on both (measured with `node bench/sqlite.js --part=store`: docs/storage.md,
  * "Drivers").
- * node:sqlite serves where better-sqlite3 does not run: on Node 24 and later, and where its build is missing.
+ * node:sqlite serves where better-sqlite3 is not installed (Node 22.13+, unless you add it) or does not run (Node 24+).
  */
 export const DRIVER_ORDER: readonly DriverName[] = ['better-sqlite3', 'node:sqlite'];
 
