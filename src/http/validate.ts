@@ -54,8 +54,9 @@ function options(apiSpec: OpenApiDocument): Parameters<typeof OpenApiValidator.m
 // elsewhere the validator's own step would call `next()` at once.
 //
 // An upgrade that renames or reorders the middlewares stops the start with a one-line error naming this
-// file (test/hardening/perf-tricks.test.ts); test/rest/request-validation.test.ts checks that a first and a
-// later request for an operation are refused alike.
+// file; one that changes what the lookup records (or where it matches) logs one warning per operation naming
+// this file, and the operation keeps running the whole chain (test/hardening/perf-tricks.test.ts);
+// test/rest/request-validation.test.ts checks that a first and a later request for an operation are refused alike.
 
 const LOOKUP = ['pathParamsMiddleware', 'metadataMiddleware'];
 const SECURITY = 'securityMiddleware';
@@ -86,8 +87,9 @@ export function validatorAfterMatch(middlewares: readonly RequestHandler[]): Pha
   const security = middlewares[lookupCount];
   const validation = chain(middlewares.slice(lookupCount + 1));
   const kept = new WeakMap<OperationInfo, Omit<OpenApiMetadata, 'pathParams'>>();
+  const warned = new WeakSet<OperationInfo>();
 
-  return ({ req, res, operation: op, match }, done) => {
+  return ({ req, res, operation: op, match, log }, done) => {
     const next: NextFunction = (err?: unknown) => (err == null ? validation(req, res, done) : done(err));
     const metadata = op && kept.get(op);
     const params = metadata && match ? decodedParams(match) : undefined;
@@ -105,11 +107,17 @@ export function validatorAfterMatch(middlewares: readonly RequestHandler[]): Pha
     }
     lookup(req, res, (err?: unknown) => {
       const found = (req as ValidatedRequest).openapi;
-      // Kept only when the validator found the operation the route table did.
-      const plain = found !== undefined && Object.keys(found).every((field) => METADATA_FIELDS.has(field));
-      if (err == null && op && plain && found.openApiRoute === match?.route.template) {
-        const { pathParams: _varies, ...fixed } = found;
-        kept.set(op, fixed);
+      if (err == null && op && found !== undefined) {
+        // Kept only when it holds the known fields and the validator found the operation the route table did.
+        const unknown = Object.keys(found).filter((field) => !METADATA_FIELDS.has(field));
+        if (unknown.length === 0 && found.openApiRoute === match?.route.template) {
+          const { pathParams: _varies, ...fixed } = found;
+          kept.set(op, fixed);
+        } else if (!warned.has(op)) {
+          warned.add(op);
+          const why = unknown.length > 0 ? `its request metadata has fields the hand-off does not know (${unknown.join(', ')})` : `it matched ${String(found.openApiRoute)}, the route table ${match?.route.template}`;
+          log.warn(`express-openapi-validator: ${why}: requests for ${op.operationId} run the validator's route lookup every time; update the hand-off in src/http/validate.ts`);
+        }
       }
       next(err);
     });
