@@ -29,43 +29,29 @@ export type PhaseName = (typeof PHASES)[number];
 export type Phases = Record<PhaseName, Phase | readonly Phase[]>;
 
 /**
- * Middlewares run in order as one, with express's semantics: `next(err)` skips the rest and goes to `next`, and a
- * middleware that throws, or returns a promise that rejects, is the same as `next(err)`.
+ * Runs `steps` in order, each through `call(step, next)`: `next()` goes on to the following step, and `next(err)`,
+ * a throw or a returned promise that rejects skips the rest and goes to `done(err)`; after the last, `done()`.
+ * The one runner of both the phases and the middlewares run as one (`chain`).
  */
-export function chain(handlers: readonly RequestHandler[]): RequestHandler {
-  if (handlers.length === 1) return handlers[0];
-  return (req: Request, res: Response, next: NextFunction) => {
-    let index = 0;
-    const step = (err?: unknown): void => {
-      if (err !== undefined && err !== null) return next(err);
-      if (index === handlers.length) return next();
-      const handler = handlers[index++];
-      try {
-        const returned = handler(req, res, step) as unknown;
-        if (returned instanceof Promise) returned.then(undefined, (error: unknown) => next(error ?? new Error('rejected')));
-      } catch (error) {
-        next(error);
-      }
-    };
-    step();
-  };
-}
-
-/** Runs `steps` over `state`: `next(err)`, a throw or a rejected promise skips the rest and goes to `done(err)`. */
-function run(steps: readonly Phase[], state: RequestState, done: NextFunction): void {
+function inOrder<S>(steps: readonly S[], call: (step: S, next: Next) => unknown, done: Next): void {
   let index = 0;
-  const step: Next = (err) => {
+  const next: Next = (err) => {
     if (err !== undefined && err !== null) return done(err);
     if (index === steps.length) return done();
-    const phase = steps[index++];
     try {
-      const returned = phase(state, step);
+      const returned = call(steps[index++], next);
       if (returned instanceof Promise) returned.then(undefined, (error: unknown) => done(error ?? new Error('rejected')));
     } catch (error) {
       done(error);
     }
   };
-  step();
+  next();
+}
+
+/** Middlewares run in order as one, with express's semantics (`next(err)` skips the rest; a throw or a rejection is `next(err)`). */
+export function chain(handlers: readonly RequestHandler[]): RequestHandler {
+  if (handlers.length === 1) return handlers[0];
+  return (req: Request, res: Response, next: NextFunction) => inOrder(handlers, (handler, step) => handler(req, res, step), next);
 }
 
 export interface RunOptions {
@@ -113,7 +99,7 @@ export function runPhases(phases: Phases, { logger, metrics, connected }: RunOpt
       connected();
     }
     const state = begin(req, res, logger, metrics);
-    run(steps, state, (err?: unknown) => next(err ?? notFound(req)));
+    inOrder(steps, (phase, step) => phase(state, step), (err?: unknown) => next(err ?? notFound(req)));
   };
 }
 
