@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import { GraphQLError, getOperationAST, type ExecutionResult } from 'graphql';
 import { createHandler, type Handler, type Request as GraphqlHttpRequest, type RequestParams, type Response as GraphqlHttpResponse } from 'graphql-http';
 import type { Resolvers } from '../../generated/graphql';
-import type { Config } from '../config';
+import type { AuthSettings, Config } from '../config';
 import { IDEMPOTENCY_KEY, type KeyRule } from '../http/idempotency';
 import { operationMethod } from '../http/routes';
 import type { Logger } from '../logger';
@@ -16,7 +16,6 @@ import type { WriteTurns } from '../http/write-turns';
 import { stateOf } from '../http/request-state';
 import { JSON_TYPE, sendText } from '../http/send';
 import { graphqlRefusalBody, refusalOf } from '../http/auth';
-import type { AuthSettings } from '../config';
 import type { Principal } from '../http/request-state';
 import { operationScopes } from './scopes';
 import { idempotentMutations } from './idempotent-mutations';
@@ -253,6 +252,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
           return send(
             await once({
               key,
+              principal: stateOf(res)?.principal,
               params,
               log,
               answer: async (tx) => {
