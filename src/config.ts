@@ -199,7 +199,6 @@ function auth(env: Env): AuthSettings | undefined {
   const audience = env.AUTH_JWT_AUDIENCE?.trim() || undefined;
   if (secret && keyFile) throw new ConfigError('AUTH_JWT_SECRET and AUTH_JWT_PUBLIC_KEY_FILE are both set: unset one of them');
   if (secret) {
-    if (Buffer.byteLength(secret) < 32) throw new ConfigError('AUTH_JWT_SECRET must be at least 32 bytes (HS256 needs a key as long as its hash)');
     return { algorithm: 'HS256', key: secret, issuer, audience, reads };
   }
   if (keyFile) {
