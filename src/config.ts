@@ -210,7 +210,8 @@ function auth(env: Env): AuthSettings | undefined {
     }
     return { algorithm: publicKeyAlgorithm(pem), key: pem, issuer, audience, reads };
   }
-  if (issuer || audience || env.AUTH_READS) throw new ConfigError('AUTH_JWT_ISSUER, AUTH_JWT_AUDIENCE and AUTH_READS need AUTH_JWT_SECRET or AUTH_JWT_PUBLIC_KEY_FILE');
+  // Settings that only mean something with a key: set without one, the operator expects a check that would not run.
+  if (issuer || audience || reads === 'token') throw new ConfigError('AUTH_JWT_ISSUER, AUTH_JWT_AUDIENCE and AUTH_READS=token need AUTH_JWT_SECRET or AUTH_JWT_PUBLIC_KEY_FILE');
   return undefined;
 }
 

@@ -27,6 +27,7 @@ describe('AUTH_* settings', () => {
     ['an EC key on another curve', () => ({ AUTH_JWT_PUBLIC_KEY_FILE: textFile(generateKeyPairSync('ec', { namedCurve: 'secp384r1' }).publicKey.export({ type: 'spki', format: 'pem' }) as string) }), /RSA or EC P-256/],
     ['a bad AUTH_READS', () => ({ AUTH_JWT_SECRET: 'x', AUTH_READS: 'sometimes' }), /AUTH_READS must be one of public, token/],
     ['an issuer with no key', () => ({ AUTH_JWT_ISSUER: 'https://issuer.example' }), /need AUTH_JWT_SECRET or AUTH_JWT_PUBLIC_KEY_FILE/],
+    ['AUTH_READS=token with no key', () => ({ AUTH_READS: 'token' }), /AUTH_READS=token need AUTH_JWT_SECRET/],
   ])('%s stops the start with one line that says why', (_what, env, message) => {
     let error: unknown;
     try {
