@@ -102,8 +102,8 @@ describe('Swagger UI with bearer tokens (AUTH_JWT_SECRET)', () => {
     await page.locator('.auth-wrapper button.authorize').click();
     const dialog = page.locator('.modal-ux');
     await dialog.locator('input').first().fill(jwt);
-    await dialog.getByRole('button', { name: 'Authorize', exact: true }).click();
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.locator('button.modal-btn.authorize').click();
+    await dialog.locator('button.btn-done').click();
     await screenshot(page, 'swagger-ui-authorized');
 
     const answer = await execute('With a token');
