@@ -224,6 +224,12 @@ export type ResolversParentTypes = ResolversObject<{
   User: UserRecord;
 }>;
 
+export type RequiresScopesDirectiveArgs = {
+  scopes: Array<Scalars['String']['input']>;
+};
+
+export type RequiresScopesDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = RequiresScopesDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
 export type BookResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Book'] = ResolversParentTypes['Book']> = ResolversObject<{
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   pages?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -283,3 +289,6 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   User?: UserResolvers<ContextType>;
 }>;
 
+export type DirectiveResolvers<ContextType = GraphQLContext> = ResolversObject<{
+  requiresScopes?: RequiresScopesDirectiveResolver<any, any, ContextType>;
+}>;

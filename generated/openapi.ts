@@ -503,6 +503,25 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description Only on an instance that checks bearer tokens: the token is valid but its `scope` claim lacks the
+         *     scope this operation needs (`WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`).
+         *     Nothing was read or stored.
+         */
+        JsonForbidden: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Forbidden: the token lacks the scope books:write"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description A request with the same `Idempotency-Key` is still being processed; retry after it finishes. */
         JsonIdempotencyConflict: {
             headers: {
@@ -637,6 +656,26 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description Only on an instance that checks bearer tokens (docs/settings.md, AUTH_JWT_SECRET or
+         *     AUTH_JWT_PUBLIC_KEY_FILE): no token was sent (`WWW-Authenticate: Bearer`), or the token sent does
+         *     not verify: malformed, badly signed, another algorithm, expired or not valid yet, another issuer
+         *     or audience (`WWW-Authenticate: Bearer error="invalid_token"`). Nothing was read or stored.
+         */
+        JsonUnauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Unauthorized: a bearer token is required"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request body is not `application/json`. */
         JsonUnsupportedMediaType: {
             headers: {
@@ -687,6 +726,20 @@ export interface components {
             };
             content: {
                 /** @example Invalid request: body must have required property 'name' */
+                "text/plain": string;
+            };
+        };
+        /**
+         * @description Only on an instance that checks bearer tokens: the token lacks the scope this operation needs
+         *     (see JsonForbidden); a one-line message. Nothing was read or stored.
+         */
+        TextForbidden: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example Forbidden: the token lacks the scope items:write */
                 "text/plain": string;
             };
         };
@@ -785,6 +838,20 @@ export interface components {
             };
             content: {
                 /** @example Too many requests: at most 100 per 60 s; retry after 42 s */
+                "text/plain": string;
+            };
+        };
+        /**
+         * @description Only on an instance that checks bearer tokens: no token, or one that does not verify (see
+         *     JsonUnauthorized); a one-line message. Nothing was read or stored.
+         */
+        TextUnauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example Unauthorized: a bearer token is required */
                 "text/plain": string;
             };
         };
@@ -898,6 +965,11 @@ export interface components {
          */
         RetryAfter: number;
         /**
+         * @description The bearer challenge of RFC 6750 (`Bearer`, with `error` and, for a missing scope, `scope`).
+         * @example Bearer error="insufficient_scope", scope="books:write"
+         */
+        WWWAuthenticate: string;
+        /**
          * @description Number of records in the whole collection.
          * @example 3
          */
@@ -951,6 +1023,8 @@ export interface operations {
             200: components["responses"]["BookList"];
             304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
             412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
@@ -1006,6 +1080,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
             409: components["responses"]["JsonIdempotencyConflict"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
@@ -1072,6 +1148,8 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
             404: components["responses"]["JsonNotFound"];
             412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
@@ -1144,6 +1222,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
             404: components["responses"]["JsonNotFound"];
             412: components["responses"]["JsonPreconditionFailed"];
             413: components["responses"]["JsonPayloadTooLarge"];
@@ -1199,6 +1279,8 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
             404: components["responses"]["JsonNotFound"];
             412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
@@ -1419,6 +1501,8 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["TextBadRequest"];
+            401: components["responses"]["TextUnauthorized"];
+            403: components["responses"]["TextForbidden"];
             412: components["responses"]["TextPreconditionFailed"];
             429: components["responses"]["TextTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
@@ -1478,6 +1562,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["TextBadRequest"];
+            401: components["responses"]["TextUnauthorized"];
+            403: components["responses"]["TextForbidden"];
             409: components["responses"]["TextIdempotencyConflict"];
             413: components["responses"]["TextPayloadTooLarge"];
             415: components["responses"]["TextUnsupportedMediaType"];
@@ -1543,6 +1629,8 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["TextBadRequest"];
+            401: components["responses"]["TextUnauthorized"];
+            403: components["responses"]["TextForbidden"];
             404: components["responses"]["TextNotFound"];
             412: components["responses"]["TextPreconditionFailed"];
             429: components["responses"]["TextTooManyRequests"];
@@ -1596,6 +1684,8 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["TextBadRequest"];
+            401: components["responses"]["TextUnauthorized"];
+            403: components["responses"]["TextForbidden"];
             404: components["responses"]["TextNotFound"];
             412: components["responses"]["TextPreconditionFailed"];
             429: components["responses"]["TextTooManyRequests"];
@@ -1668,6 +1758,8 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
             412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
@@ -1731,6 +1823,8 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
             404: components["responses"]["JsonNotFound"];
             412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
@@ -1803,6 +1897,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
             404: components["responses"]["JsonNotFound"];
             412: components["responses"]["JsonPreconditionFailed"];
             413: components["responses"]["JsonPayloadTooLarge"];
@@ -1858,6 +1954,8 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
             404: components["responses"]["JsonNotFound"];
             412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
@@ -1930,6 +2028,8 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
             412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
@@ -1990,6 +2090,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
             409: components["responses"]["JsonIdempotencyConflict"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];
@@ -2056,6 +2158,8 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
             404: components["responses"]["JsonNotFound"];
             412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
@@ -2123,6 +2227,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
             404: components["responses"]["JsonNotFound"];
             412: components["responses"]["JsonPreconditionFailed"];
             413: components["responses"]["JsonPayloadTooLarge"];
@@ -2178,6 +2284,8 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
             404: components["responses"]["JsonNotFound"];
             412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
@@ -2250,6 +2358,8 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
             412: components["responses"]["JsonPreconditionFailed"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
@@ -2312,6 +2422,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
             409: components["responses"]["JsonIdempotencyConflict"];
             413: components["responses"]["JsonPayloadTooLarge"];
             415: components["responses"]["JsonUnsupportedMediaType"];

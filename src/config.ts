@@ -1,3 +1,4 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
@@ -84,6 +85,20 @@ export interface Config {
   maxUnsentBytes: number;
   /** How long the answer to a request with an Idempotency-Key is kept (and replayed for that key). */
   idempotencyTtlMs: number;
+  /** Bearer tokens (JWT) checked against openapi.yaml's and schema.graphql's scopes; undefined: the open contract (the default). */
+  auth: AuthSettings | undefined;
+}
+
+/** How tokens are checked (AUTH_* settings, docs/settings.md). */
+export interface AuthSettings {
+  /** The one algorithm tokens must be signed with: HS256 with a secret, RS256 or ES256 with a PEM public key. */
+  algorithm: 'HS256' | 'RS256' | 'ES256';
+  /** The HS256 secret (UTF-8 bytes), or the PEM text of the public key. */
+  key: string;
+  issuer: string | undefined;
+  audience: string | undefined;
+  /** `public`: reads need no token; `token`: reads need their `<collection>:read` scope. */
+  reads: 'public' | 'token';
 }
 
 export class ConfigError extends Error {}
@@ -175,6 +190,44 @@ function metricsPath(env: Env): string {
   return raw;
 }
 
+/** The AUTH_* settings: off unless AUTH_JWT_SECRET or AUTH_JWT_PUBLIC_KEY_FILE is set. */
+function auth(env: Env): AuthSettings | undefined {
+  const secret = env.AUTH_JWT_SECRET;
+  const keyFile = env.AUTH_JWT_PUBLIC_KEY_FILE?.trim();
+  const reads = oneOf(env, 'AUTH_READS', 'public', ['public', 'token'] as const);
+  const issuer = env.AUTH_JWT_ISSUER?.trim() || undefined;
+  const audience = env.AUTH_JWT_AUDIENCE?.trim() || undefined;
+  if (secret && keyFile) throw new ConfigError('AUTH_JWT_SECRET and AUTH_JWT_PUBLIC_KEY_FILE are both set: unset one of them');
+  if (secret) {
+    return { algorithm: 'HS256', key: secret, issuer, audience, reads };
+  }
+  if (keyFile) {
+    let pem: string;
+    try {
+      pem = readFileSync(keyFile, 'utf8');
+    } catch (err) {
+      throw new ConfigError(`AUTH_JWT_PUBLIC_KEY_FILE cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+    return { algorithm: publicKeyAlgorithm(pem), key: pem, issuer, audience, reads };
+  }
+  // Settings that only mean something with a key: set without one, the operator expects a check that would not run.
+  if (issuer || audience || reads === 'token') throw new ConfigError('AUTH_JWT_ISSUER, AUTH_JWT_AUDIENCE and AUTH_READS=token need AUTH_JWT_SECRET or AUTH_JWT_PUBLIC_KEY_FILE');
+  return undefined;
+}
+
+/** RS256 for an RSA public key, ES256 for a P-256 one; anything else stops the start. */
+function publicKeyAlgorithm(pem: string): 'RS256' | 'ES256' {
+  let key: KeyObject;
+  try {
+    key = createPublicKey(pem);
+  } catch {
+    throw new ConfigError('AUTH_JWT_PUBLIC_KEY_FILE must hold a PEM public key (RSA or EC P-256)');
+  }
+  if (key.asymmetricKeyType === 'rsa') return 'RS256';
+  if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return 'ES256';
+  throw new ConfigError(`AUTH_JWT_PUBLIC_KEY_FILE must hold an RSA or EC P-256 public key, got ${key.asymmetricKeyType ?? 'another kind'}`);
+}
+
 /** A line of a .env file that sets a variable: `NAME=value` or `export NAME=value`, spaces allowed around `=`. */
 const ENV_LINE = /^\s*(?:export\s+)?[A-Za-z_][\w.-]*\s*=\s*(.*)$/;
 
@@ -256,6 +309,7 @@ export function loadConfig(env: Env = process.env): Config {
     responseWriteTimeoutMs: integer(env, 'RESPONSE_WRITE_TIMEOUT_MS', 30000, 10, 3600000),
     maxUnsentBytes: byteSize(env, 'MAX_UNSENT_BYTES', 128 * 1024 ** 2, 16 * 1024),
     idempotencyTtlMs: integer(env, 'IDEMPOTENCY_TTL_MS', 24 * 3600000, 1000, 30 * 24 * 3600000),
+    auth: auth(env),
   };
   if (config.workers > 1 && config.store !== 'postgres') {
     const why = config.store === 'memory' ? 'the in-memory store cannot be shared between processes' : 'the SQLite store is served by one process (docs/storage.md)';

@@ -8,6 +8,7 @@ import { docsRoutes, graphiqlPage } from './docs';
 import { graphqlEndpoint } from './graphql/endpoint';
 import { resolvers as defaultResolvers } from './graphql/resolvers';
 import { readBodyPhase } from './http/body';
+import { enforcedSpec } from './http/auth';
 import { abortWhenClientGoes } from './http/client-gone';
 import { errorHandler } from './http/errors';
 import { idempotencyKeyRule } from './http/idempotency';
@@ -78,7 +79,7 @@ export function createService({
   const metrics = config.metricsEnabled ? createMetrics({ store, path: config.metricsPath }) : undefined;
   // Big answers (REST lists, large GraphQL results) are written in chunks, a few per turn of the event loop.
   const turns = new WriteTurns();
-  const graphql = graphqlEndpoint({ store, config, logger, resolvers, schemaOptions: { typeDefs: sdl, mock: mocks?.graphqlFields }, metrics: metrics?.graphql, idempotencyKey: idempotencyKeyRule(openapi), turns });
+  const graphql = graphqlEndpoint({ store, config, logger, resolvers, schemaOptions: { typeDefs: sdl, mock: mocks?.graphqlFields }, metrics: metrics?.graphql, idempotencyKey: idempotencyKeyRule(openapi), turns, auth: config.auth });
   const graphiql = graphiqlPage();
   // Every path the service answers: the spec's operations, and these routes of its own (their path
   // is outside openapi.yaml: the GraphQL endpoint, the docs and spec files, the metrics when they are on).
@@ -91,7 +92,8 @@ export function createService({
       // A browser's GET opens GraphiQL; everything else is GraphQL over HTTP (with its own body limit).
       handler: (req, res, next) => graphiql(req, res, () => graphql(req, res, next)),
     },
-    ...docsRoutes(openapi),
+    // The spec files say what this instance enforces: with auth on, no anonymous access where a scope is needed.
+    ...docsRoutes(openapi, config.auth ? enforcedSpec(openapi, config.auth) : undefined),
     ...(metrics ? [metrics.route] : []),
   ];
   const routes = new RouteTable(openapi, own);

@@ -77,6 +77,12 @@ const show = (v: unknown) => (v === undefined ? 'none' : typeof v === 'string' ?
 const isSuccess = (status: string) => /^[23]/.test(status);
 
 /** Compares two OpenAPI documents; returns every change with its level (before any announcement). */
+/** Whether an operation may be called with no credential: its `security` (else the document's) is absent, empty, or lists `{}`. */
+function anonymous(op: Json, doc: Json): boolean {
+  const requirements = op.security ?? doc.security;
+  return !Array.isArray(requirements) || requirements.length === 0 || requirements.some((r: Json) => Object.keys(r ?? {}).length === 0);
+}
+
 export function diffOpenApi(baseDoc: Json, headDoc: Json): Change[] {
   const changes: Change[] = [];
   const add = (level: Level, where: string, message: string, removal?: { deprecated: boolean }) =>
@@ -186,6 +192,11 @@ export function diffOpenApi(baseDoc: Json, headDoc: Json): Change[] {
         compareSchema(bp.schema, hp.schema, 'request', where);
       }
     }
+
+    // Security: an operation anyone could call that now needs a credential (no anonymous `{}` alternative left).
+    const [bOpen, hOpen] = [anonymous(b.op, baseDoc), anonymous(h.op, headDoc)];
+    if (bOpen && !hOpen) add('breaking', `${label} security`, 'anonymous access removed (a credential is now required)');
+    else if (!bOpen && hOpen) add('safe', `${label} security`, 'anonymous access allowed');
 
     const [bBody, hBody] = [rb.deref(b.op.requestBody), rh.deref(h.op.requestBody)];
     const where = `${label} request body`;

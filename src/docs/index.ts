@@ -52,12 +52,14 @@ const METHODS = ['GET', 'HEAD'];
 /**
  * The browsable side of the service, all from local files, as routes for the route table:
  * - `/docs`: Swagger UI on openapi.yaml; `/docs/assets/<name>`: the allow-listed UI assets;
- * - `/openapi.yaml`, `/openapi.json`, `/schema.graphql`: the sources of truth.
+ * - `/openapi.yaml`, `/openapi.json`, `/schema.graphql`: the sources of truth; `served`, when given, is the
+ *   spec as this instance enforces it (src/http/auth.ts enforcedSpec), served instead of the file.
  */
-export function docsRoutes(openapi: OpenApiDocument): OwnRoute[] {
+export function docsRoutes(openapi: OpenApiDocument, served?: OpenApiDocument): OwnRoute[] {
   const toJson = (doc: OpenApiDocument) => JSON.stringify(doc, null, 2);
-  const yamlText = specText(openapi, readFileSync(openapiPath, 'utf8'), (doc) => stringify(doc));
-  const jsonText = specText(openapi, toJson(openapi), toJson);
+  const spec = served ?? openapi;
+  const yamlText = specText(spec, served ? stringify(served) : readFileSync(openapiPath, 'utf8'), (doc) => stringify(doc));
+  const jsonText = specText(spec, toJson(spec), toJson);
   const sdl = loadGraphqlSdl();
   const assets = docAssets();
   const text = (media: string, body: (base: string) => string): RequestHandler => (req, res) => {

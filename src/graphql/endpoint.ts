@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import { GraphQLError, getOperationAST, type ExecutionResult } from 'graphql';
 import { createHandler, type Handler, type Request as GraphqlHttpRequest, type RequestParams, type Response as GraphqlHttpResponse } from 'graphql-http';
 import type { Resolvers } from '../../generated/graphql';
-import type { Config } from '../config';
+import type { AuthSettings, Config } from '../config';
 import { IDEMPOTENCY_KEY, type KeyRule } from '../http/idempotency';
 import { operationMethod } from '../http/routes';
 import type { Logger } from '../logger';
@@ -14,7 +14,10 @@ import { createExecutor } from './execution';
 import { writeJsonValue } from '../http/json-stream';
 import type { WriteTurns } from '../http/write-turns';
 import { stateOf } from '../http/request-state';
-import { sendText } from '../http/send';
+import { JSON_TYPE, sendText } from '../http/send';
+import { graphqlRefusalBody, refusalOf } from '../http/auth';
+import type { Principal } from '../http/request-state';
+import { operationScopes } from './scopes';
 import { idempotentMutations } from './idempotent-mutations';
 import { LargeAnswers, NO_TURN, type ResultBudget } from './large-answers';
 import { aliasLimit, depthLimit } from './limits';
@@ -36,6 +39,8 @@ export interface GraphqlEndpointDeps {
   idempotencyKey: KeyRule;
   /** The app's share of the event loop between answers written in chunks (src/http/write-turns.ts). */
   turns: WriteTurns;
+  /** With auth on, each operation's field scopes (`@requiresScopes`) are checked before anything runs (./scopes.ts). */
+  auth?: AuthSettings;
 }
 
 /** A POST's Idempotency-Key; a blank one is no key, as for REST's optional header parameters (src/http/empty-headers.ts). */
@@ -107,7 +112,7 @@ function refusalReason(errors: readonly GraphQLError[]): RefusalReason {
  * with a plain `JSON.stringify`, or, for a large answer, in chunks as the client reads it
  * (src/http/json-stream.ts). docs/design.md ("GraphQL execution") says what that saves.
  */
-export function graphqlEndpoint({ store, config, logger, resolvers, schemaOptions, metrics = NO_GRAPHQL_METRICS, idempotencyKey, turns }: GraphqlEndpointDeps): RequestHandler {
+export function graphqlEndpoint({ store, config, logger, resolvers, schemaOptions, metrics = NO_GRAPHQL_METRICS, idempotencyKey, turns, auth }: GraphqlEndpointDeps): RequestHandler {
   const schema = buildSchema(resolvers, schemaOptions);
   const { maxDepth, maxAliases, maxTokens, documentCacheSize, compiledCacheSize, compileAfter } = config.graphql;
   const limits = [depthLimit(maxDepth), aliasLimit(maxAliases)];
@@ -126,6 +131,24 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
   const busy = () => codedError(503, BUSY_MESSAGE, 'SERVER_BUSY', { 'retry-after': '1' });
   const readParams = requestParamsReader(config, metrics);
   const once = idempotentMutations(store, config.idempotencyTtlMs, idempotencyKey);
+  const scopesOf = auth ? operationScopes(schema, auth) : undefined;
+
+  /**
+   * With auth on: the refusal of a request whose operation needs scopes its principal (the protect phase's,
+   * src/http/auth.ts) lacks, as a GraphQL error with code UNAUTHENTICATED (401) or FORBIDDEN (403); undefined
+   * when it may run, or when its parameters or document are refused anyway (graphql-http answers them, nothing runs).
+   */
+  const refusalFor = async (request: HookRequest, principal: Principal | undefined): Promise<GraphqlHttpResponse | undefined> => {
+    if (!scopesOf) return undefined;
+    const params = await (request.context.params ??= readParams(request)).catch(() => undefined);
+    if (params === undefined || Array.isArray(params)) return undefined;
+    const { query, operationName } = params as RequestParams;
+    const document = documents.prepare(query);
+    if (!('kind' in document)) return undefined;
+    const refusal = refusalOf(principal, scopesOf(document, operationName) ?? []);
+    if (!refusal) return undefined;
+    return [graphqlRefusalBody(refusal), { status: refusal.status, statusText: '', headers: { 'content-type': JSON_TYPE, 'www-authenticate': refusal.challenge } }];
+  };
   const largeAnswers = new LargeAnswers({
     maxItems: config.graphql.maxResultItems,
     slots: config.graphql.maxLargeAnswers,
@@ -220,13 +243,19 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
     const key = req.method === 'POST' ? keyOf(req) : undefined;
     /** The one call of graphql-http's handler; for a keyed mutation, inside its key's transaction. */
     const answer = async (): Promise<void> => {
+      // With auth off, nothing is checked (and no promise is awaited).
+      if (scopesOf) {
+        const refused = await refusalFor(request, stateOf(res)?.principal);
+        if (refused) return send(refused);
+      }
       if (key !== undefined) {
-        const reading = (request.context.params = readParams(request));
+        const reading = (request.context.params ??= readParams(request));
         const params = await reading.catch(() => undefined);
         if (isMutation(params)) {
           return send(
             await once({
               key,
+              principal: stateOf(res)?.principal,
               params,
               log,
               answer: async (tx) => {

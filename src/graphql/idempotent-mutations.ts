@@ -1,5 +1,5 @@
 import type { Response } from 'graphql-http';
-import { KEY_IN_PROGRESS, KEY_REUSED, OUTCOME_UNKNOWN, requestFingerprint, type KeyRule } from '../http/idempotency';
+import { KEY_IN_PROGRESS, KEY_REUSED, OUTCOME_UNKNOWN, ownedKey, requestFingerprint, type KeyRule } from '../http/idempotency';
 import type { Logger } from '../logger';
 import { StorageUnavailableError } from '../store/errors';
 import type { Store } from '../store/types';
@@ -26,6 +26,8 @@ const toResponse = ({ status, headers, body }: Answer): Response => [body, { sta
 /** One mutation request with a key: what identifies it, and how to answer it on a given store. */
 export interface KeyedMutation {
   key: string;
+  /** Who sent it, with auth on: the key is theirs (src/http/idempotency.ts ownedKey). */
+  principal?: { subject: string };
   params: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null };
   /** The endpoint's own answer path, its resolvers reading and writing `store`; `kept` says whether it may be kept. */
   answer(store: Store): Promise<{ response: Response; kept: boolean }>;
@@ -39,8 +41,9 @@ export interface KeyedMutation {
  * kept, and the key may be retried). Same key and request: the first answer again; another request: 422.
  */
 export function idempotentMutations(store: Store, ttlMs: number, keyRule: KeyRule) {
-  return async function once({ key, params, answer, log }: KeyedMutation): Promise<Response> {
-    if (!keyRule.test(key)) return codedError(400, keyRule.message, 'BAD_REQUEST');
+  return async function once({ key: sent, principal, params, answer, log }: KeyedMutation): Promise<Response> {
+    if (!keyRule.test(sent)) return codedError(400, keyRule.message, 'BAD_REQUEST');
+    const key = ownedKey(sent, principal);
     const fingerprint = requestFingerprint('POST', '/graphql', { query: params.query, operationName: params.operationName ?? null, variables: params.variables ?? null });
     try {
       const done = await store.idempotent({ key, fingerprint, ttlMs }, async (tx) => {

@@ -57,3 +57,11 @@ export const OUTCOME_UNKNOWN = `Service unavailable: the outcome of this write i
 export const OUTCOME_UNKNOWN_REPEATABLE = 'Service unavailable: the outcome of this write is unknown; repeating it is safe';
 export const KEY_REUSED = `${IDEMPOTENCY_KEY} was already used for a different request; nothing was created`;
 export const KEY_IN_PROGRESS = `A request with this ${IDEMPOTENCY_KEY} is still in progress; retry when it has finished`;
+
+/**
+ * The key a store keeps for a request's Idempotency-Key: the key itself, or with auth on the sender's `sub` and
+ * the key (a newline, which no key holds, between them), so one principal's key never answers another's request.
+ */
+export function ownedKey(key: string, principal: { subject: string } | undefined): string {
+  return principal ? `${principal.subject}\n${key}` : key;
+}

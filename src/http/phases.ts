@@ -70,6 +70,8 @@ export interface RequestLogFields {
   status: number;
   durationMs: number;
   aborted: boolean;
+  /** The principal's `sub`, when the request's token was checked (src/http/auth.ts). */
+  sub?: string;
 }
 
 /** The per-request line, on the request's child logger (which carries `requestId`); `aborted` only when true. */
@@ -117,7 +119,9 @@ function begin(req: Request, res: Response, logger: Logger, metrics: RequestMetr
   res.once('close', () => {
     const elapsedMs = performance.now() - started;
     metrics?.finished(method, path, res.statusCode, elapsedMs / 1000, res);
-    logRequest(log, { method, path, status: res.statusCode, durationMs: Math.round(elapsedMs * 1000) / 1000, aborted: !res.writableFinished });
+    const fields: RequestLogFields = { method, path, status: res.statusCode, durationMs: Math.round(elapsedMs * 1000) / 1000, aborted: !res.writableFinished };
+    if (state.principal) fields.sub = state.principal.subject;
+    logRequest(log, fields);
   });
   return state;
 }

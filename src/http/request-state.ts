@@ -11,9 +11,10 @@ export interface RouteMatch {
   head?: boolean;
 }
 
-/** Who sent the request, once a `protect` phase has checked their credentials. No phase sets it yet. */
+/** Who sent the request: a verified bearer token's `sub` and the scopes of its `scope` claim (src/http/auth.ts). */
 export interface Principal {
   readonly subject: string;
+  readonly scopes: ReadonlySet<string>;
 }
 
 /** What a handler answered, handed from the `handle` phase to the `write` phase. */
@@ -38,7 +39,7 @@ export interface RequestState {
   match: RouteMatch | undefined;
   /** route: the spec operation the request is for (HEAD runs as GET); undefined for the service's own routes. */
   operation: OperationInfo | undefined;
-  /** protect: who sent the request (undefined: no credentials are asked for yet). */
+  /** protect: who sent the request, when auth is on and the request's token was checked (src/http/auth.ts); else undefined. */
   principal: Principal | undefined;
   /** readBody: the parsed JSON body (also `req.body`, where the validator reads it); undefined when none was sent. */
   body: unknown;

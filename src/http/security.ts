@@ -3,6 +3,7 @@ import cors from 'cors';
 import helmet from 'helmet';
 import type { Config } from '../config';
 import { closeAfterDiscarding, discardIfClosing, type BodyLimits } from './body';
+import { authStep } from './auth';
 import { ApiError, sendError } from './errors';
 import { recordFixedHeaders } from './perf/fixed-headers';
 import { RateLimiter } from './rate-limit';
@@ -20,12 +21,12 @@ const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /** Request headers a cross-origin script may send (beyond the CORS-safelisted ones): the service's own and the spec's. */
 function allowedHeaders(spec: SpecHeaders): string {
-  return joinNames([...SERVICE_REQUEST_HEADERS, ...spec.request]);
+  return joinNames([...SERVICE_REQUEST_HEADERS, ...spec.request, ...(spec.bearer ? ['Authorization'] : [])]);
 }
 
 /** Response headers a cross-origin script may read: the service's own and every one the spec declares. */
 function exposedHeaders(spec: SpecHeaders): string {
-  return joinNames([...SERVICE_RESPONSE_HEADERS, ...spec.response]);
+  return joinNames([...SERVICE_RESPONSE_HEADERS, ...spec.response, ...(spec.bearer ? ['WWW-Authenticate'] : [])]);
 }
 
 /** Header names, each once whatever its case, comma-separated. */
@@ -34,7 +35,7 @@ function joinNames(names: string[]): string {
 }
 
 /** What an unknown path (no route, so no spec) allows and exposes: the service's own headers only. */
-const NO_SPEC: SpecHeaders = { request: [], response: [] };
+const NO_SPEC: SpecHeaders = { request: [], response: [], bearer: false };
 
 /** Helmet, configured for an API: the source of truth for the header values. */
 export function apiHelmet(): RequestHandler {
@@ -136,7 +137,7 @@ function corsLayer(origins: Config['corsOrigins']): Phase {
 }
 
 /**
- * Request-rate limiting per client IP (the socket's address: no forwarded header is trusted), off
+ * Request-rate limiting per principal (with auth on, a checked token's `sub`), else per client IP (the socket's address: no forwarded header is trusted), off
  * when `config.rateLimit` is 0. Over the limit: 429 with `Retry-After`, in the path's error format.
  * Routes whose template is in `unlimited` (health checks, metrics) are never counted nor refused.
  */
@@ -151,7 +152,8 @@ export function rateLimit(config: Config, unlimited: ReadonlySet<string> = new S
   return (state, next) => {
     const route = state.match?.route;
     if (route && unlimited.has(route.template)) return next();
-    const decision = limiter.hit(state.req.socket.remoteAddress ?? 'unknown');
+    // Per principal when the request's token was checked (newlines cannot be in an address, so the two never meet).
+    const decision = limiter.hit(state.principal ? `sub\n${state.principal.subject}` : (state.req.socket.remoteAddress ?? 'unknown'));
     if (decision.allowed) return next();
     const seconds = String(decision.retryAfterSeconds);
     const message = `Too many requests: at most ${config.rateLimit} per ${windowSeconds} s; retry after ${seconds} s`;
@@ -218,9 +220,11 @@ function protocolChecks(limits: BodyLimits): Phase {
 /**
  * The `protect` phase (./phases.ts), in order: headers first (so every answer has them), CORS, the rate limit,
  * the HTTP/1.1 message rules. Routes whose template is in `unlimited` (health checks, metrics) are never rate
- * limited. (A later step here checks credentials and fills the state's `principal`.)
+ * limited. With auth on (src/http/auth.ts), its step comes after CORS (so a refusal is readable cross-origin) and
+ * before the rate limit (which then counts per principal).
  */
 export function protect(config: Config, unlimited?: ReadonlySet<string>): Phase[] {
   const limit = rateLimit(config, unlimited);
-  return [apiSecurityHeaders(), corsLayer(config.corsOrigins), ...(limit ? [limit] : []), protocolChecks(config)];
+  const auth = config.auth ? authStep(config.auth) : undefined;
+  return [apiSecurityHeaders(), corsLayer(config.corsOrigins), ...(auth ? [auth] : []), ...(limit ? [limit] : []), protocolChecks(config)];
 }

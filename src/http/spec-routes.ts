@@ -27,10 +27,13 @@ export interface OperationInfo {
   /** The operation declares `If-Match` / `If-None-Match`: the registrar evaluates them (src/rest/registrar.ts). */
   conditional: boolean;
   /**
-   * The spec asks for credentials here (the operation's `security`, else the document's, is a non-empty
-   * list): the validate phase runs the validator's security step on each of its requests (src/http/validate.ts).
+   * The spec asks for credentials here with no anonymous alternative (the operation's `security`, else the
+   * document's, is a non-empty list without `{}`): the validate phase runs the validator's security step on
+   * each of its requests (src/http/validate.ts).
    */
   secured: boolean;
+  /** The scope its security requirement names (`books:write`); undefined when it names none. Enforced by src/http/auth.ts when auth is on. */
+  scope: string | undefined;
   /** A success answer is a JSON array (a list): its read starts on a turn of the event loop while connections come in (src/http/write-turns.ts). */
   answersList: boolean;
   /** The header parameters it declares optional, lower-case as Node keys `req.headers`: an empty one is absent (./empty-headers.ts). */
@@ -70,6 +73,8 @@ export interface Route {
 export interface SpecHeaders {
   request: readonly string[];
   response: readonly string[];
+  /** The spec declares an HTTP bearer scheme: scripts may send `Authorization` and read `WWW-Authenticate`. */
+  bearer: boolean;
 }
 
 /** A route of the service's own, outside openapi.yaml, given to the table by its owner (app.ts). */
@@ -97,6 +102,15 @@ export function specHeaders(doc: OpenApiDocument): SpecHeaders {
   return specRoutes(doc).headers;
 }
 
+/** The scope an operation's own `security` names (the first scope of its requirements), if any. */
+export function operationScope(op: Record<string, unknown>): string | undefined {
+  const requirements = Array.isArray(op.security) ? (op.security as Record<string, unknown>[]) : [];
+  for (const requirement of requirements) {
+    for (const scopes of Object.values(requirement)) if (Array.isArray(scopes) && typeof scopes[0] === 'string') return scopes[0];
+  }
+  return undefined;
+}
+
 /** Names, each once whatever its case, in the order first seen. */
 function uniqueNames(names: Iterable<string>): string[] {
   const byCase = new Map<string, string>();
@@ -117,7 +131,8 @@ export function specRoutes(doc: OpenApiDocument): { routes: Route[]; headers: Sp
     return deref(components[section][name] as T);
   };
   // Filled as the operations are read (each name once at the end); one object for every route.
-  const headers = { request: [] as string[], response: [] as string[] };
+  const schemes = Object.values((components.securitySchemes ?? {}) as Record<string, { type?: string; scheme?: string }>);
+  const headers = { request: [] as string[], response: [] as string[], bearer: schemes.some((s) => s.type === 'http' && s.scheme?.toLowerCase() === 'bearer') };
   const routes = Object.entries(doc.paths).map(([template, item]) => {
     const operations: Record<string, OperationInfo> = {};
     const formats = new Set<ErrorFormat>();
@@ -160,7 +175,8 @@ export function specRoutes(doc: OpenApiDocument): { routes: Route[]; headers: Sp
         etagStatuses,
         locationStatuses,
         conditional: params.some((p) => p.in === 'header' && /^if-(none-)?match$/i.test(p.name)),
-        secured: Array.isArray(security) && security.length > 0,
+        secured: Array.isArray(security) && security.length > 0 && !security.some((requirement) => Object.keys(requirement as object).length === 0),
+        scope: operationScope(op),
         answersList,
         optionalHeaders: params.filter((p) => p.in === 'header' && p.required !== true).map((p) => p.name.toLowerCase()),
       };

@@ -73,6 +73,12 @@ export function createMetrics({ store, path }: { store: Store; path: string }): 
     labelNames: ['operation', 'status_class'] as const,
     registers,
   });
+  const refusals = new Counter({
+    name: 'http_auth_refusals_total',
+    help: 'Requests refused for their credentials (401: no or an invalid token; 403: a scope missing), by operation.',
+    labelNames: ['operation', 'status'] as const,
+    registers,
+  });
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from the request arriving to the response being closed, by operation.',
@@ -185,7 +191,9 @@ export function createMetrics({ store, path }: { store: Store; path: string }): 
     },
     finished(method, _path, status, seconds, res) {
       inFlight -= 1;
-      const children = boundFor(operationOf(method, res));
+      const operation = operationOf(method, res);
+      const children = boundFor(operation);
+      if (status === 401 || status === 403) refusals.inc({ operation, status: String(status) });
       children.byClass[Math.min(Math.max(Math.floor(status / 100), 1), 5) - 1].inc();
       children.duration.observe(seconds);
       const graphql = res.locals.graphqlOperation as GraphqlLabels | undefined;

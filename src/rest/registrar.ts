@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { ApiError, oneLine } from '../http/errors';
-import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, requestFingerprint } from '../http/idempotency';
+import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, ownedKey, requestFingerprint } from '../http/idempotency';
 import type { Outcome, Phase, RequestState } from '../http/request-state';
 import type { OperationInfo, Route, RouteTable } from '../http/routes';
 import type { Page, Store } from '../store/types';
@@ -85,7 +85,7 @@ export function restPhases(routes: RouteTable, handlers: Handlers, ctx: RestCont
     const run = (store: Store) => Promise.resolve(handler!(input, store === ctx.store ? ctx : { ...ctx, store }) as AnyResult | Promise<AnyResult>);
     const go = () => {
       // An operation with no handler (MOCK_UNIMPLEMENTED) answers from openapi.yaml (src/mock/rest.ts): it stores nothing, so it keeps no key.
-      const answer = mock ? Promise.resolve(mock(req)) : key === undefined ? run(ctx.store) : once(ctx, key, requestFingerprint(req.method, input.path, req.body), run);
+      const answer = mock ? Promise.resolve(mock(req)) : key === undefined ? run(ctx.store) : once(ctx, ownedKey(key, state.principal), requestFingerprint(req.method, input.path, req.body), run);
       answer.then((outcome) => {
         state.outcome = outcome;
         next();

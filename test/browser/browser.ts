@@ -3,14 +3,15 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Config } from '../../src/config';
 import { projectRoot } from '../../src/spec';
 import { makeApp } from '../support/app';
 
 export const artifactsDir = path.join(projectRoot, 'artifacts', 'browser');
 
 /** The service on an ephemeral loopback port. */
-export async function startService(): Promise<{ server: Server; baseUrl: string }> {
-  const { app } = makeApp();
+export async function startService(config: Partial<Config> = {}): Promise<{ server: Server; baseUrl: string }> {
+  const { app } = makeApp({ config });
   const server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

@@ -1,5 +1,7 @@
 import type { Server } from 'node:http';
+import { SignJWT } from 'jose';
 import type { Locator, Page } from 'playwright-core';
+import { loadConfig } from '../../src/config';
 import { launchBrowser, openPage, screenshot, startService, type Browser } from './browser';
 
 let service: { server: Server; baseUrl: string };
@@ -16,8 +18,8 @@ afterAll(async () => {
 });
 
 /** Opens /docs, expands the operation and presses "Try it out"; the operation's block. */
-async function tryItOut(page: Page, operationId: string): Promise<Locator> {
-  await page.goto(`${service.baseUrl}/docs`);
+async function tryItOut(page: Page, operationId: string, baseUrl = service.baseUrl): Promise<Locator> {
+  await page.goto(`${baseUrl}/docs`);
   const operation = page.locator(`#operations-books-${operationId}`);
   await operation.waitFor();
   await screenshot(page, 'swagger-ui-overview');
@@ -72,6 +74,44 @@ describe('Swagger UI "Try it out" on a create', () => {
     expect(created[1].body.id).toBe(created[0].body.id + 1);
     for (const { curl } of created) expect(curl.toLowerCase()).not.toContain('idempotency-key');
     expect(problems).toEqual({ external: [], errors: [] });
+  });
+});
+
+describe('Swagger UI with bearer tokens (AUTH_JWT_SECRET)', () => {
+  const secret = 'browser-test-secret-of-at-least-32-bytes';
+  let secured: { server: Server; baseUrl: string };
+  beforeAll(async () => {
+    secured = await startService({ auth: loadConfig({ AUTH_JWT_SECRET: secret }).auth });
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => secured?.server.close(resolve));
+  });
+
+  it('when a token is given with Authorize, then "Try it out" on POST /books sends it and answers 201 (401 before)', async () => {
+    const { page, problems } = await openPage(browser, secured.baseUrl);
+    const operation = await tryItOut(page, 'createBook', secured.baseUrl);
+    const execute = async (title: string) => {
+      await operation.locator('textarea.body-param__text').fill(JSON.stringify({ title }));
+      const answered = page.waitForResponse((res) => res.request().method() === 'POST' && new URL(res.url()).pathname === '/books');
+      await operation.getByRole('button', { name: 'Execute' }).click();
+      return answered;
+    };
+    expect((await execute('Without a token')).status()).toBe(401);
+
+    const jwt = await new SignJWT({ scope: 'books:write' }).setProtectedHeader({ alg: 'HS256' }).setSubject('browser').setExpirationTime('5m').sign(new TextEncoder().encode(secret));
+    await page.locator('.auth-wrapper button.authorize').click();
+    const dialog = page.locator('.modal-ux');
+    await dialog.locator('input').first().fill(jwt);
+    await dialog.locator('button.modal-btn.authorize').click();
+    await dialog.locator('button.btn-done').click();
+    await screenshot(page, 'swagger-ui-authorized');
+
+    const answer = await execute('With a token');
+    expect(answer.status()).toBe(201);
+    expect(answer.request().headers().authorization).toBe(`Bearer ${jwt}`);
+    expect((await answer.json()).title).toBe('With a token');
+    // The refused request is logged by the browser as a failed resource; nothing else went wrong.
+    expect(problems.external).toEqual([]);
   });
 });
 

@@ -163,3 +163,38 @@ describe("OpenAPI gate on the project's own openapi.yaml", () => {
     expect(result.failed).toBe(true);
   });
 });
+
+describe('OpenAPI gate: security requirements', () => {
+  /** base.yaml with POST /books given `security`, and info.version set to `version` when given. */
+  const secured = (security: unknown[], version?: string): string => {
+    const doc = parse(fixture('openapi/base.yaml'));
+    doc.components.securitySchemes = { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } };
+    doc.paths['/books'].post.security = security;
+    if (version) doc.info.version = version;
+    return stringify(doc);
+  };
+  const check = (after: string) => checkContracts({ openapi: fixture('openapi/base.yaml') }, { openapi: after });
+
+  test('when a requirement drops anonymous access, then it is breaking and the gate fails', async () => {
+    const result = await check(secured([{ bearerAuth: ['books:write'] }]));
+
+    expect(lines(result, 'breaking')).toEqual(['POST /books security: anonymous access removed (a credential is now required) [refused]']);
+    expect(result.failed).toBe(true);
+  });
+
+  test('when a requirement keeps anonymous access ({}) beside it, then it is not breaking', async () => {
+    const result = await check(secured([{}, { bearerAuth: ['books:write'] }]));
+
+    expect(lines(result, 'breaking')).toEqual([]);
+    expect(result.failed).toBe(false);
+  });
+
+  test('when anonymous access is dropped with a major version bump, then it is announced and passes', async () => {
+    const base = parse(fixture('openapi/base.yaml'));
+    const major = Number(String(base.info.version).split('.')[0]) + 1;
+    const result = await check(secured([{ bearerAuth: ['books:write'] }], `${major}.0.0`));
+
+    expect(result.changes.filter((c) => c.level === 'breaking').map((c) => c.announced)).toEqual([true]);
+    expect(result.failed).toBe(false);
+  });
+});

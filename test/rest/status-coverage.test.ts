@@ -1,6 +1,9 @@
 import type { Response } from 'supertest';
 import { createMemoryStore } from '../../src/store/memory';
 import { loadSeed } from '../../src/store/seed';
+import { SignJWT } from 'jose';
+import { loadConfig } from '../../src/config';
+import { HTTP_METHODS, operationScope } from '../../src/http/spec-routes';
 import { loadOpenApi } from '../../src/spec';
 import { makeApp, makeStore, type TestApp } from '../support/app';
 import { gated } from '../support/idempotency';
@@ -158,6 +161,12 @@ const TRIGGERS: Record<string, Trigger> = {
   'getReadiness 503': () => makeApp({ store: unreachable(makeStore()), config: { bodyLimit: LIMIT } }).http.get('/health/ready'),
 };
 
+/** Operations openapi.yaml gives a scope: refused (401, 403) on an instance that checks tokens. */
+const SCOPED = new Set(
+  Object.values(loadOpenApi().paths).flatMap((item) => HTTP_METHODS.map((m) => item[m] as Record<string, unknown> | undefined).filter((op) => op && operationScope(op)).map((op) => String(op!.operationId))),
+);
+const SECRET = 'status-coverage-secret-of-at-least-32-bytes';
+
 /** The health checks are never rate-limited and report storage themselves (no generic 503). */
 const PROBES = new Set(['getHealth', 'getLiveness', 'getReadiness']);
 
@@ -180,6 +189,17 @@ function addCrossCutting(triggers: Record<string, Trigger>): Record<string, Trig
       await trigger(limited);
       return trigger(limited);
     };
+    // 401 and 403 (operations with a scope): the same request on an instance that checks tokens, reads too,
+    // with no token, then with a valid token that has no scope.
+    if (SCOPED.has(op)) {
+      const settings = { bodyLimit: LIMIT, auth: loadConfig({ AUTH_JWT_SECRET: SECRET, AUTH_READS: 'token' }).auth };
+      all[`${op} 401`] = () => trigger(makeApp({ config: settings }));
+      all[`${op} 403`] = async (t) => {
+        const app = makeApp({ config: settings });
+        const jwt = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('tester').setExpirationTime('5m').sign(new TextEncoder().encode(SECRET));
+        return trigger({ ...t, ...app, http: withHeader(app, 'Authorization', `Bearer ${jwt}`) });
+      };
+    }
     // 503: the same request when storage is unreachable (every operation but greet needs storage).
     if (op !== 'greet') {
       all[`${op} 503`] = () => trigger(makeApp({ store: unreachable(makeStore()), config: { bodyLimit: LIMIT } }));

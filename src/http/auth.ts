@@ -1,0 +1,172 @@
+import { createPublicKey, createSecretKey, type KeyObject } from 'node:crypto';
+import { errors as joseErrors, jwtVerify } from 'jose';
+import type { AuthSettings } from '../config';
+import type { OpenApiDocument } from '../spec';
+import { ApiError, oneLine, sendError } from './errors';
+import { sendJson } from './send';
+import { HTTP_METHODS, operationScope } from './spec-routes';
+import type { Phase, Principal, RequestState } from './request-state';
+import { messageFormat } from './routes';
+
+/**
+ * Bearer tokens (JWT, RFC 6750), when AUTH_JWT_SECRET or AUTH_JWT_PUBLIC_KEY_FILE is set (docs/settings.md).
+ * The one place tokens are verified (`tokenVerifier`, with jose) and the one REST step that enforces the
+ * scopes openapi.yaml declares (`authStep`, in the protect phase). GraphQL's field scopes are checked by
+ * src/graphql/scopes.ts with the same verifier's principal. With auth off none of this is built.
+ */
+
+/** The scope the metrics route needs: it is outside openapi.yaml, so this is where it is named. */
+export const METRICS_SCOPE = 'metrics:read';
+
+/** Longest clock difference accepted on `exp` and `nbf`, in seconds. */
+const CLOCK_TOLERANCE_SECONDS = 30;
+
+/** Why a request carries no principal: no bearer token, or one that did not verify. */
+export interface TokenProblem {
+  readonly problem: 'missing' | 'invalid';
+  readonly reason: string;
+}
+
+export type Credentials = Principal | TokenProblem;
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/** jose's refusals, in a client's words (anything else jose throws is a token that does not verify). */
+function invalidReason(err: unknown): string {
+  if (err instanceof joseErrors.JWTExpired) return 'the token has expired';
+  if (err instanceof joseErrors.JWTClaimValidationFailed) {
+    if (err.claim === 'nbf') return 'the token is not valid yet';
+    return `the token's ${err.claim} claim is not accepted`;
+  }
+  if (err instanceof joseErrors.JOSEAlgNotAllowed) return 'the token is not signed with the accepted algorithm';
+  if (err instanceof joseErrors.JWSSignatureVerificationFailed) return "the token's signature does not verify";
+  return 'the token is malformed';
+}
+
+/** The key tokens are verified with. */
+function verificationKey(settings: AuthSettings): KeyObject {
+  return settings.algorithm === 'HS256' ? createSecretKey(Buffer.from(settings.key, 'utf8')) : createPublicKey(settings.key);
+}
+
+/** Turns an `Authorization` header into a principal (`sub`, and the `scope` claim's space-separated scopes), or says why not. */
+export function tokenVerifier(settings: AuthSettings): (authorization: string | undefined) => Promise<Credentials> {
+  const key = verificationKey(settings);
+  const options = {
+    algorithms: [settings.algorithm],
+    clockTolerance: CLOCK_TOLERANCE_SECONDS,
+    ...(settings.issuer ? { issuer: settings.issuer } : {}),
+    ...(settings.audience ? { audience: settings.audience } : {}),
+  };
+  return async (authorization) => {
+    if (authorization === undefined || !/^Bearer(\s|$)/i.test(authorization)) return { problem: 'missing', reason: 'a bearer token is required' };
+    const token = BEARER.exec(authorization)?.[1];
+    if (!token) return { problem: 'invalid', reason: 'the Authorization header is not "Bearer <token>"' };
+    try {
+      const { payload } = await jwtVerify(token, key, options);
+      if (typeof payload.sub !== 'string' || payload.sub === '') return { problem: 'invalid', reason: 'the token has no sub claim' };
+      const scope = typeof payload.scope === 'string' ? payload.scope : '';
+      return { subject: payload.sub, scopes: new Set(scope.split(' ').filter(Boolean)) };
+    } catch (err) {
+      return { problem: 'invalid', reason: invalidReason(err) };
+    }
+  };
+}
+
+export function isPrincipal(credentials: Credentials): credentials is Principal {
+  return 'subject' in credentials;
+}
+
+/** A refusal as RFC 6750 words it: 401 (with `error="invalid_token"` when a token was sent) or 403 insufficient_scope. */
+export interface Refusal {
+  status: 401 | 403;
+  message: string;
+  /** UNAUTHENTICATED or FORBIDDEN: the GraphQL error's `extensions.code`. */
+  code: 'UNAUTHENTICATED' | 'FORBIDDEN';
+  challenge: string;
+}
+
+/** What `credentials` are refused for an operation that needs `scopes` (all of them), or undefined when they are enough. */
+export function refusalOf(credentials: Credentials | undefined, scopes: readonly string[]): Refusal | undefined {
+  if (scopes.length === 0) return undefined;
+  if (credentials === undefined || !isPrincipal(credentials)) {
+    if (credentials?.problem === 'invalid') return invalidToken(credentials);
+    return { status: 401, message: 'Unauthorized: a bearer token is required', code: 'UNAUTHENTICATED', challenge: 'Bearer' };
+  }
+  const missing = scopes.filter((scope) => !credentials.scopes.has(scope));
+  if (missing.length === 0) return undefined;
+  return {
+    status: 403,
+    message: `Forbidden: the token lacks the scope ${missing.join(' ')}`,
+    code: 'FORBIDDEN',
+    challenge: `Bearer error="insufficient_scope", scope="${missing.join(' ')}"`,
+  };
+}
+
+export function invalidToken(problem: TokenProblem): Refusal {
+  return { status: 401, message: `Unauthorized: ${problem.reason}`, code: 'UNAUTHENTICATED', challenge: 'Bearer error="invalid_token"' };
+}
+
+/** A refusal's GraphQL body: a GraphQL error with its code. */
+export function graphqlRefusalBody(refusal: Refusal): string {
+  return JSON.stringify({ errors: [{ message: oneLine(refusal.message), extensions: { code: refusal.code } }] });
+}
+
+/** Writes a refusal in the route's error format, with its `WWW-Authenticate` challenge. */
+function sendRefusal(state: RequestState, refusal: Refusal): void {
+  const headers = { 'WWW-Authenticate': refusal.challenge };
+  if (state.match?.route.errorFormat === 'graphql') {
+    state.res.set(headers);
+    sendJson(state.res, refusal.status, JSON.parse(graphqlRefusalBody(refusal)) as unknown);
+    return;
+  }
+  sendError(state.res, messageFormat(state), new ApiError(refusal.status, refusal.message, undefined, headers));
+}
+
+/** Whether this instance asks for a token for `scope`: writes always, reads when AUTH_READS=token. */
+export function enforced(settings: AuthSettings, scope: string | undefined): scope is string {
+  return scope !== undefined && (settings.reads === 'token' || !scope.endsWith(':read'));
+}
+
+/**
+ * The protect phase's auth step: an operation whose scope this instance enforces, and the metrics, need a
+ * token with that scope; /graphql's token, when one is sent, is verified here and its field scopes are
+ * checked by the endpoint (src/graphql/scopes.ts). Everything else (public reads, health, docs, OPTIONS)
+ * passes without its header being read. A refusal is answered here: nothing after it reads or stores.
+ */
+export function authStep(settings: AuthSettings): Phase {
+  const verify = tokenVerifier(settings);
+  const scopesOf = (state: RequestState): readonly string[] | undefined => {
+    const op = state.operation;
+    if (op) return enforced(settings, op.scope) ? [op.scope] : undefined;
+    const label = state.match?.route.label;
+    if (label === 'metrics') return [METRICS_SCOPE];
+    if (label === 'graphql' && state.req.headers.authorization !== undefined) return [];
+    return undefined;
+  };
+  return (state, next) => {
+    const scopes = scopesOf(state);
+    if (scopes === undefined) return next();
+    return verify(state.req.headers.authorization).then((credentials) => {
+      if (isPrincipal(credentials)) state.principal = credentials;
+      const refusal = scopes.length === 0 ? (isPrincipal(credentials) ? undefined : invalidToken(credentials)) : refusalOf(credentials, scopes);
+      if (refusal) sendRefusal(state, refusal);
+      else next();
+    });
+  };
+}
+
+/**
+ * The spec as this instance enforces it: the anonymous alternative (`{}`) is dropped from every operation
+ * whose scope is enforced, so the served spec says exactly who may call what. The document is not changed.
+ */
+export function enforcedSpec(openapi: OpenApiDocument, settings: AuthSettings): OpenApiDocument {
+  const doc = structuredClone(openapi);
+  for (const item of Object.values(doc.paths)) {
+    for (const method of HTTP_METHODS) {
+      const op = item[method] as Record<string, unknown> | undefined;
+      if (!op || !Array.isArray(op.security) || !enforced(settings, operationScope(op))) continue;
+      op.security = (op.security as Record<string, unknown>[]).filter((requirement) => Object.keys(requirement).length > 0);
+    }
+  }
+  return doc;
+}
