@@ -76,13 +76,13 @@ const enumOf = (s: Json): unknown[] | undefined => s.enum ?? (s.const !== undefi
 const show = (v: unknown) => (v === undefined ? 'none' : typeof v === 'string' ? `'${v}'` : JSON.stringify(v));
 const isSuccess = (status: string) => /^[23]/.test(status);
 
-/** Compares two OpenAPI documents; returns every change with its level (before any announcement). */
 /** Whether an operation may be called with no credential: its `security` (else the document's) is absent, empty, or lists `{}`. */
 function anonymous(op: Json, doc: Json): boolean {
   const requirements = op.security ?? doc.security;
   return !Array.isArray(requirements) || requirements.length === 0 || requirements.some((r: Json) => Object.keys(r ?? {}).length === 0);
 }
 
+/** Compares two OpenAPI documents; returns every change with its level (before any announcement). */
 export function diffOpenApi(baseDoc: Json, headDoc: Json): Change[] {
   const changes: Change[] = [];
   const add = (level: Level, where: string, message: string, removal?: { deprecated: boolean }) =>

@@ -106,9 +106,14 @@ export function invalidToken(problem: TokenProblem): Refusal {
   return { status: 401, message: `Unauthorized: ${problem.reason}`, code: 'UNAUTHENTICATED', challenge: 'Bearer error="invalid_token"' };
 }
 
-/** A refusal's GraphQL body: a GraphQL error with its code. */
+/** A refusal as a GraphQL result: a GraphQL error with its code. */
+function graphqlRefusal(refusal: Refusal): { errors: { message: string; extensions: { code: Refusal['code'] } }[] } {
+  return { errors: [{ message: oneLine(refusal.message), extensions: { code: refusal.code } }] };
+}
+
+/** A refusal's GraphQL body. */
 export function graphqlRefusalBody(refusal: Refusal): string {
-  return JSON.stringify({ errors: [{ message: oneLine(refusal.message), extensions: { code: refusal.code } }] });
+  return JSON.stringify(graphqlRefusal(refusal));
 }
 
 /** Writes a refusal in the route's error format, with its `WWW-Authenticate` challenge. */
@@ -116,7 +121,7 @@ function sendRefusal(state: RequestState, refusal: Refusal): void {
   const headers = { 'WWW-Authenticate': refusal.challenge };
   if (state.match?.route.errorFormat === 'graphql') {
     state.res.set(headers);
-    sendJson(state.res, refusal.status, JSON.parse(graphqlRefusalBody(refusal)) as unknown);
+    sendJson(state.res, refusal.status, graphqlRefusal(refusal));
     return;
   }
   sendError(state.res, messageFormat(state), new ApiError(refusal.status, refusal.message, undefined, headers));
