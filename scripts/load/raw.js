@@ -14,7 +14,8 @@ function requestText(method, path, body) {
 
 /**
  * An answer's bytes taken apart: status, headers (lower-case names), body (de-chunked), and whether the body
- * is complete: all of Content-Length, or a chunked body up to and including its last chunk.
+ * is complete: all of Content-Length, or a chunked body up to and including its last chunk; when it is, `end` is
+ * where the next answer on the connection starts.
  */
 function parseAnswer(bytes) {
   const headEnd = bytes.indexOf('\r\n\r\n');
@@ -30,7 +31,8 @@ function parseAnswer(bytes) {
   const chunked = /chunked/i.test(headers['transfer-encoding'] ?? '');
   if (!chunked) {
     const length = Number(headers['content-length'] ?? NaN);
-    return { status, headers, body: raw.subarray(0, length), complete: raw.length >= length, chunked };
+    const complete = raw.length >= length;
+    return { status, headers, body: raw.subarray(0, length), complete, chunked, ...(complete ? { end: headEnd + 4 + length } : {}) };
   }
   const parts = [];
   let at = 0;
@@ -42,13 +44,41 @@ function parseAnswer(bytes) {
     if (size === 0) {
       // The last chunk: `0\r\n`, no trailers, then the blank line.
       const complete = raw.subarray(lineEnd + 2, lineEnd + 4).toString('latin1') === '\r\n';
-      return { status, headers, body: Buffer.concat(parts), complete, chunked };
+      return { status, headers, body: Buffer.concat(parts), complete, chunked, ...(complete ? { end: headEnd + 4 + lineEnd + 4 } : {}) };
     }
     parts.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size));
     at = lineEnd + 2 + size + 2;
     if (raw.length < at) break;
   }
   return { status, headers, body: Buffer.concat(parts), complete: false, chunked };
+}
+
+/** Every answer in the bytes of one connection, in order: all complete but maybe the last. */
+function parseAnswers(bytes) {
+  const answers = [];
+  for (let rest = bytes; rest.length > 0; ) {
+    const answer = parseAnswer(rest);
+    answers.push(answer);
+    if (answer.end === undefined) break;
+    rest = rest.subarray(answer.end);
+  }
+  return answers;
+}
+
+/**
+ * How many bytes the kernel may buffer for one loopback connection, both ways (the largest receive and send
+ * buffers, net.ipv4.tcp_rmem and tcp_wmem): an answer longer than this cannot be swallowed whole by a client
+ * that does not read. Read from /proc; 64 MiB each way where it cannot be read.
+ */
+function kernelBufferBytes() {
+  const largest = (name) => {
+    try {
+      return Number(fs.readFileSync(`/proc/sys/net/ipv4/${name}`, 'utf8').trim().split(/\s+/)[2]) || 64 * 1024 * 1024;
+    } catch {
+      return 64 * 1024 * 1024;
+    }
+  };
+  return largest('tcp_rmem') + largest('tcp_wmem');
 }
 
 /**
@@ -114,7 +144,8 @@ function rawClient(port, request) {
           clearTimeout(timer);
           onProgress = () => undefined;
           socket.destroy();
-          resolve({ ...parseAnswer(bytes()), closed, endsWithLastChunk: endsWithLastChunk(), bytes: received });
+          const raw = bytes();
+          resolve({ ...parseAnswer(raw), raw, closed, endsWithLastChunk: endsWithLastChunk(), bytes: received });
         };
         const timer = setTimeout(finish, timeoutMs);
         onProgress = () => (closed || (!untilClose && complete())) && finish();
@@ -156,4 +187,4 @@ async function closedByServer(port, clients, withinMs) {
   return { closed, lastAt };
 }
 
-module.exports = { rawClient, requestText, parseAnswer, closedByServer };
+module.exports = { rawClient, requestText, parseAnswer, parseAnswers, kernelBufferBytes, closedByServer };

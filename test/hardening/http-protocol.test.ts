@@ -250,9 +250,12 @@ describe('the bounds on discarding a refused body', () => {
     const server = await listen(made.app, limits);
     try {
       const before = (await made.store.books.list()).total;
+      const serverSide = new Promise<Socket>((resolve) => server.server.once('connection', resolve));
       const head = 'POST /books HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
       const result = await rawExchange(server.port, [head + chunkedBody('title', 8 * 1024 * 1024)], { waitMs: 8000 });
-      expect(result).toMatchObject({ closed: true, writeFailed: true });
+      expect(result.closed).toBe(true);
+      // The service stopped reading soon after the limit (what the client managed to send depends on the kernel's buffers).
+      expect((await serverSide).bytesRead).toBeLessThan(limits.bodyDrainLimit + 1024 * 1024);
       expect((await made.store.books.list()).total).toBe(before);
       expect((await server.send({ method: 'GET', path: '/books/1' })).status).toBe(200);
     } finally {
