@@ -27,9 +27,9 @@ type ResponseClass = typeof ServerResponse;
  * once per app, by `createApp` before it reads those prototypes; `createHttpServer` asks for them
  * again (or installs them on an app made elsewhere).
  *
- * Speed trick (fenced in src/http/perf/). Guarded by test/hardening/perf-tricks.test.ts through the
- * real createApp and createHttpServer: a GET served by `createHttpServer` costs clearly less CPU than the
- * same app served by a plain `http.createServer`, side by side.
+ * Speed trick (fenced in src/http/perf/). Guarded by test/http-server.test.ts (requests and responses have
+ * the app's prototypes when the server's `request` event fires, before express runs); what it saves is
+ * measured by `node bench/express-classes.js` (docs/design.md, "Speed tricks").
  */
 export function expressClasses(app: Express): { IncomingMessage: RequestClass; ServerResponse: ResponseClass } {
   if (!ownClassOf(app.request) || !ownClassOf(app.response)) {
