@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../spec';
 import type { FieldKind } from './model';
-import type { ColumnDef, TableDef } from './tables';
+import { writtenColumns, type ColumnDef, type IndexDef, type TableDef } from './tables';
 
 /**
  * How a SQL store follows the contract: at start it compares the tables it holds with the tables the
@@ -16,7 +16,9 @@ import type { ColumnDef, TableDef } from './tables';
  *   a new required field with a `default`: the column, with the default in every stored record;
  * - a field that becomes required and has a `default`: the default where a record has no value;
  * - a field that becomes optional: the column accepts no value;
- * - a field removed from the contract that no stored record has a value for: its column goes.
+ * - a field removed from the contract that no stored record has a value for: its column goes;
+ * - a field clients may now filter or sort by: its index; one they no longer may: its index goes; a text field they
+ *   may now search (`contains`, `startsWith`): its lower-cased copy, filled for the stored records (tables.ts).
  * Refused (ContractChangeError): a field made required, or added as required, with no default while stored
  * records have no value for it; a field whose kind changed (text to integer, ...); a field removed while stored
  * records hold values for it. Each needs a decision only a person can make: a hand-written migration
@@ -36,6 +38,8 @@ export interface StoredColumn {
 export interface StoredTable {
   rows: number;
   columns: ReadonlyMap<string, StoredColumn>;
+  /** The query indexes it has (named INDEX_PREFIX...). */
+  indexes: ReadonlySet<string>;
 }
 
 export type Change =
@@ -44,7 +48,9 @@ export type Change =
   | { op: 'fill'; table: TableDef; column: ColumnDef; missing: number }
   | { op: 'optional'; table: TableDef; column: ColumnDef }
   | { op: 'widen'; table: TableDef; column: ColumnDef }
-  | { op: 'drop'; table: TableDef; column: string };
+  | { op: 'drop'; table: TableDef; column: string }
+  | { op: 'index'; table: TableDef; index: IndexDef }
+  | { op: 'unindex'; table: TableDef; name: string };
 
 /** The stored data cannot be served under the contract as it now is: the start stops with this one line. */
 export class ContractChangeError extends Error {}
@@ -62,7 +68,9 @@ export function planChanges(tables: readonly TableDef[], stored: ReadonlyMap<str
       changes.push({ op: 'create', table });
       continue;
     }
-    for (const column of table.columns) {
+    for (const index of table.indexes) if (!held.indexes.has(index.name)) changes.push({ op: 'index', table, index });
+    for (const name of held.indexes) if (!table.indexes.some((i) => i.name === name)) changes.push({ op: 'unindex', table, name });
+    for (const column of writtenColumns(table)) {
       const where = `${table.name}.${column.field}`;
       const have = held.columns.get(column.column);
       const hasDefault = 'default' in column;
@@ -85,10 +93,11 @@ export function planChanges(tables: readonly TableDef[], stored: ReadonlyMap<str
       }
       if (column.type === 'bigint' && have.sqlType === 'integer') changes.push({ op: 'widen', table, column });
     }
-    const known = new Set(table.columns.map((c) => c.column));
+    const known = new Set(writtenColumns(table).map((c) => c.column));
     for (const [column, have] of held.columns) {
       if (column === 'id' || known.has(column)) continue;
-      if (have.values > 0) {
+      // A lower-cased copy is the store's own: it goes with what made it.
+      if (have.values > 0 && !column.startsWith('_fold_')) {
         refused.push(`${table.name}.${column} is no longer in the contract, but ${records(have.values)} hold a value for it: keep the field (deprecate it first), or drop or move the values with a migration in ${migrations} (${MIGRATION_HELP})`);
       } else changes.push({ op: 'drop', table, column });
     }
@@ -97,13 +106,24 @@ export function planChanges(tables: readonly TableDef[], stored: ReadonlyMap<str
   return changes;
 }
 
+/** The collection and field a change is about (for the log line of each change: src/store/index.ts). */
+export function changeSubject(change: Change): { collection: string; field?: string } {
+  const field = change.op === 'create' ? undefined : change.op === 'drop' ? change.column : change.op === 'index' ? change.index.column.field : change.op === 'unindex' ? change.name : (change.column.folds ?? change.column.field);
+  return { collection: change.table.name, ...(field === undefined ? {} : { field }) };
+}
+
 /** One line per change, as the store records it. */
 export function describeChange(change: Change): string {
   switch (change.op) {
     case 'create':
       return `${change.table.name}: new collection`;
     case 'add':
+      if (change.column.folds) return `${change.table.name}.${change.column.folds}: lower-cased copy for contains/startsWith, filled for the stored records`;
       return `${change.table.name}.${change.column.field}: new ${change.column.required ? 'required' : 'optional'} field (${change.column.kind})`;
+    case 'index':
+      return `${change.table.name}.${change.index.column.field}: index ${change.index.name} made for filters and sorts`;
+    case 'unindex':
+      return `${change.table.name}: index ${change.name} dropped (no longer filtered or sorted by)`;
     case 'fill':
       return `${change.table.name}.${change.column.field}: now required; ${change.missing} stored record(s) got the default ${JSON.stringify(change.column.default)}`;
     case 'optional':

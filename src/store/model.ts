@@ -1,5 +1,7 @@
 import { buildSchema, getNullableType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { loadGraphqlSdl, loadOpenApi, type OpenApiDocument } from '../spec';
+import { withQueries } from './model-queries';
+import type { QueryModel } from './query';
 
 /**
  * The stored resources, read from the contract: which collections there are, and each one's fields with
@@ -56,7 +58,13 @@ export interface ResourceModel {
   readonly shown: readonly string[];
   /** The field holding the parent's id, for a collection whose records belong to a parent. */
   readonly parentKey?: string;
+  /** What lists of it may be filtered and sorted by, as both specs declare it (model-queries.ts). */
+  readonly query: QueryModel;
+  /** GraphQL fields shown under another name than the stored field's (`@stored(field:)`): `title` -> `text` for a Todo. */
+  readonly graphqlNames: ReadonlyMap<string, string>;
 }
+
+const NO_QUERY: QueryModel = { filters: new Map(), sortable: new Set() };
 
 export interface ContractModel {
   /** Every stored collection, REST ones first, in the order the specs declare them. */
@@ -68,7 +76,7 @@ export interface ContractModel {
 /** The contract cannot be stored as it is written (a shape this service does not keep); the message is one line. */
 export class ModelError extends Error {}
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const lowerFirst = (name: string): string => name.charAt(0).toLowerCase() + name.slice(1);
@@ -76,7 +84,7 @@ const INT32 = 2147483647;
 const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 /** A schema with its `$ref`s followed and `allOf` merged; keywords beside a `$ref` win over the target's. */
-function resolve(doc: OpenApiDocument, schema: unknown, seen: string[] = []): Json {
+export function resolve(doc: OpenApiDocument, schema: unknown, seen: string[] = []): Json {
   if (typeof schema !== 'object' || schema === null) return {};
   const own = schema as Json;
   let merged: Json = {};
@@ -177,7 +185,7 @@ function restResource(doc: OpenApiDocument, name: string, schemaName: string): R
     const fallback = 'default' in property ? { default: property.default } : 'default' in created ? { default: created.default } : {};
     fields.push({ name: field, column: snake(field), kind, small, required: required.has(field), nullable, ...fallback });
   }
-  return { name, label: schemaName, schema: schemaName, fields, aliases, shown: ['id', ...Object.keys(properties).filter((f) => f !== 'id')] };
+  return { name, label: schemaName, schema: schemaName, fields, aliases, shown: ['id', ...Object.keys(properties).filter((f) => f !== 'id')], query: NO_QUERY, graphqlNames: new Map() };
 }
 
 /** Whether a GraphQL type is a stored record: an object type (not a root) with `id: ID!`. */
@@ -266,13 +274,15 @@ export function buildModel(doc: OpenApiDocument, sdl: string): ContractModel {
       aliases: new Map(),
       shown: ['id', ...fields.map((f) => f.name)],
       ...(link ? { parentKey: link.key } : {}),
+      query: NO_QUERY,
+      graphqlNames: new Map(),
     };
     resources.set(name, resource);
     byType.set(type.name, resource);
   }
   for (const [typeName, resource] of byType) if (resource.schema) resources.set(resource.name, { ...resource, type: typeName });
   for (const [typeName, resource] of byType) byType.set(typeName, resources.get(resource.name)!);
-  return { resources, byType };
+  return withQueries(doc, schema, { resources, byType });
 }
 
 let ofTheSpecs: ContractModel | undefined;

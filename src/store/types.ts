@@ -1,5 +1,6 @@
 import type { components } from '../../generated/openapi';
 import type { Comment, Post, User } from '../../generated/graphql';
+import type { ListQuery } from './query';
 
 type Schemas = components['schemas'];
 
@@ -41,6 +42,11 @@ export function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
   return typeof (value as Promise<T> | undefined)?.then === 'function';
 }
 
+/** `next` applied to `value`: at once when it is there (a synchronous store stays synchronous), after it when it is a promise. */
+export function then<T, R>(value: MaybePromise<T>, next: (value: T) => MaybePromise<R>): MaybePromise<R> {
+  return isPromise(value) ? value.then(next) : next(value);
+}
+
 /**
  * A condition on the current record, checked in the same atomic step as a conditional write
  * (REST If-Match / If-None-Match). False leaves the record unchanged and the write answers STALE.
@@ -51,13 +57,8 @@ export type Expect<T> = (current: T) => boolean;
 export const STALE = 'stale' as const;
 export type Stale = typeof STALE;
 
-export interface Page {
-  limit?: number;
-  offset?: number;
-}
-
 /**
- * One page of a collection (all of it without `limit` and `offset`), as a store reads it for an answer.
+ * One page of a list (all of it without `limit` and `offset`), as a store reads it for an answer.
  *
  * A page that fits in one batch is whole in `items`. A bigger one (a store reading from a database)
  * gives its first batch in `items` and the rest in `rest`, read batch by batch as the answer is
@@ -68,12 +69,14 @@ export interface Page {
  * on its own: a write that commits while a long page is being sent may or may not be in it.
  */
 export interface ListResult<T> {
-  /** The page's records in id order: all of them, or those read before `rest` (none, for a store that reads a long list only as it is pulled). */
+  /** The page's records in the list's order: all of them, or those read before `rest`. A cursor page (ListQuery) is whole here. */
   items: T[];
-  /** The page's remaining records in id order, one batch after another (each batch its caller's own). */
+  /** The page's remaining records in order, one batch after another (each batch its caller's own). */
   rest?: AsyncIterable<T[]>;
-  /** Number of records in the whole collection, whatever the page. */
-  total: number;
+  /** Number of records in the whole list (its filters applied), whatever the page; left out on a page read with `after`. */
+  total?: number;
+  /** On a cursor page followed by more records: the cursor of its last record, the next page's `after`. */
+  next?: string;
   /**
    * The collection's version: changes in the same atomic step as every write to the collection, and
    * never names two different contents (a store that restarts or is replaced gives new versions). With
@@ -82,17 +85,19 @@ export interface ListResult<T> {
   version: string;
 }
 
+/** A list read without `after`: its total is counted. */
+export type Counted<T> = ListResult<T> & { total: number };
+
 /** Most records a store reading from a database holds for one batch of a list (the memory store has them all already). */
 export const LIST_BATCH = 128;
 
 /**
- * The records after id `last` (from the page's start when undefined), at most `left` of them, in batches of at
- * most LIST_BATCH, each read by `read(after, size)` (the records with an id above `after`, or the page's first
- * when `after` is undefined, in id order, at most `size`) when pulled; none after `return()`. A database store's `rest`. An iterator, not a generator: a generator suspended at `yield`
- * keeps its batch (V8 keeps a suspended generator's variables), which for a client that stopped reading is
- * until its connection closes.
+ * The records after `last` in a list's order, at most `left` of them, in batches of at most LIST_BATCH, each read
+ * by `read(after, size)` (at most `size` records after `after`) when pulled; none after `return()`. A store's
+ * `rest`. An iterator, not a generator: a generator suspended at `yield` keeps its batch (V8 keeps a suspended
+ * generator's variables), which for a client that stopped reading is until its connection closes.
  */
-export function batchesAfter<T extends { id: number }>(last: number | undefined, left: number, read: (after: number | undefined, size: number) => MaybePromise<T[]>): AsyncIterable<T[]> {
+export function batchesAfter<T>(last: T, left: number, read: (after: T, size: number) => MaybePromise<T[]>): AsyncIterable<T[]> {
   const done = { done: true as const, value: undefined };
   return {
     [Symbol.asyncIterator]: () => {
@@ -105,7 +110,7 @@ export function batchesAfter<T extends { id: number }>(last: number | undefined,
           const batch = await read(from, size);
           remaining = batch.length < size ? 0 : remaining - size;
           if (batch.length === 0) return done;
-          from = batch[batch.length - 1].id;
+          from = batch[batch.length - 1];
           return { done: false, value: batch };
         },
         return: async () => {
@@ -131,13 +136,18 @@ export async function readAll<T>(page: ListResult<T>): Promise<T[]> {
  * Expected outcomes are return values: an unknown id is `undefined` / `false`, never a throw.
  */
 export interface Collection<T extends { id: number }> {
-  /** Records in id order (one page of them when `page` has a limit or offset), with the total and the version. */
-  list(page?: Page): Promise<ListResult<T>>;
+  /**
+   * The records `query` selects, in its order (id order without one), whole or a page of them, with the total and the
+   * version. A query the contract does not allow, or a cursor of another list, rejects with a QueryError (query.ts).
+   */
+  list(query?: ListQuery & { after?: undefined }): Promise<Counted<T>>;
+  list(query: ListQuery): Promise<ListResult<T>>;
   get(id: number): Promise<T | undefined>;
   /** A new record with the next id: `data`, with the contract's default for each field it leaves out. */
   create(data: NewRecord<T>): Promise<T>;
   /**
-   * Applies the fields present in `patch`; absent fields keep their value. With `expect`, only when the
+   * Applies the fields present in `patch`; absent fields keep their value, `null` clears an optional field (the
+   * record then has none; a required field is never cleared). With `expect`, only when the
    * current record meets it, checked and written atomically (no other write lands in between): STALE
    * otherwise, and nothing is changed. An unknown id is `undefined` either way.
    */

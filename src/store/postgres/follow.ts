@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
 import { describeChange, handWrittenMigrations, migrationsFolder, planChanges, type Change, type StoredTable } from '../follow';
 import type { FieldKind } from '../model';
-import type { ColumnDef, TableDef } from '../tables';
+import { INDEX_PREFIX, writtenColumns, type ColumnDef, type IndexDef, type TableDef } from '../tables';
 import { collectionTriggers } from './migrations';
 import { ident } from './pool';
 
@@ -10,7 +10,7 @@ import { ident } from './pool';
  * compared with the contract's and changed, everything recorded; in the caller's transaction, under its
  * advisory lock (setup.ts), so instances starting together apply a change once.
  */
-export async function followContract(client: PoolClient, tables: readonly TableDef[], root?: string): Promise<string[]> {
+export async function followContract(client: PoolClient, tables: readonly TableDef[], root?: string): Promise<Change[]> {
   const applied = new Set((await client.query<{ name: string }>('SELECT name FROM applied_migrations')).rows.map((r) => r.name));
   for (const migration of handWrittenMigrations('postgres', root)) {
     if (applied.has(migration.name)) continue;
@@ -20,18 +20,33 @@ export async function followContract(client: PoolClient, tables: readonly TableD
   const changes = planChanges(tables, await inspect(client, tables), migrationsFolder('postgres'));
   for (const change of changes) {
     await client.query(sqlOf(change));
+    if (change.op === 'add' && change.column.folds) await fold(client, change.table, change.column);
     await client.query('INSERT INTO contract_changes (change) VALUES ($1)', [describeChange(change)]);
   }
   for (const table of tables) {
     await client.query('DELETE FROM stored_columns WHERE table_name = $1', [table.name]);
     await client.query('INSERT INTO stored_columns (table_name, column_name, kind) SELECT $1, unnest($2::text[]), unnest($3::text[])', [
       table.name,
-      table.columns.map((c) => c.column),
-      table.columns.map((c) => c.kind),
+      writtenColumns(table).map((c) => c.column),
+      writtenColumns(table).map((c) => c.kind),
     ]);
   }
-  return changes.map(describeChange);
+  return changes;
 }
+
+/** A new lower-cased copy filled for the records stored before it, as the store writes it (JavaScript's toLowerCase). */
+async function fold(client: PoolClient, table: TableDef, column: ColumnDef): Promise<void> {
+  const source = ident(table.columns.find((c) => c.field === column.folds)!.column);
+  const { rows } = await client.query<{ id: number; v: string }>(`SELECT id, ${source} AS v FROM ${ident(table.name)} WHERE ${source} IS NOT NULL`);
+  await client.query(`UPDATE ${ident(table.name)} AS t SET ${ident(column.column)} = f.v FROM unnest($1::bigint[], $2::text[]) AS f(id, v) WHERE t.id = f.id`, [
+    rows.map((r) => r.id),
+    rows.map((r) => r.v.toLowerCase()),
+  ]);
+}
+
+/** A query index: text by code point, as lists compare and sort it (sql/dialect.ts), then id. */
+const indexSql = (table: TableDef, { name, column }: IndexDef) =>
+  `CREATE INDEX IF NOT EXISTS ${ident(name)} ON ${ident(table.name)} (${ident(column.column)}${column.kind === 'text' ? ' COLLATE "C"' : ''}, id);`;
 
 const KINDS_OF: Record<string, FieldKind[]> = {
   text: ['text'],
@@ -66,7 +81,9 @@ async function inspect(client: PoolClient, tables: readonly TableDef[]): Promise
     const counts = (
       await client.query(`SELECT count(*)::bigint AS "rows"${columns.map((c, i) => `, count(${ident(c.column_name)})::bigint AS c${i}`).join('')} FROM ${ident(table.name)}`)
     ).rows[0] as Record<string, number>;
+    const indexes = await client.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1 AND starts_with(indexname, $2)`, [table.name, INDEX_PREFIX]);
     stored.set(table.name, {
+      indexes: new Set(indexes.rows.map((r) => r.indexname)),
       rows: Number(counts.rows),
       columns: new Map(
         columns.map((c, i) => {
@@ -101,7 +118,8 @@ function sqlOf(change: Change): string {
   const table = ident(change.table.name);
   switch (change.op) {
     case 'create': {
-      const { name, columns } = change.table;
+      const { name } = change.table;
+      const columns = writtenColumns(change.table);
       // Ids come from the collection's counter row (insert.ts); counts and versions from collection_writes.
       return `
         CREATE TABLE ${table} (id bigint PRIMARY KEY${columns.map((c) => `, ${columnSql(c, required(c))}`).join('')});
@@ -111,7 +129,8 @@ function sqlOf(change: Change): string {
         ${columns
           .filter((c) => c.parent)
           .map((c) => `CREATE INDEX ${ident(`${name}_${c.column}_idx`)} ON ${table} (${ident(c.column)}, id);`)
-          .join('\n')}`;
+          .join('\n')}
+        ${change.table.indexes.map((index) => indexSql(change.table, index)).join('\n')}`;
     }
     case 'add':
       // A required column with no default is added to an empty table only (follow.ts): NOT NULL holds there.
@@ -125,5 +144,9 @@ function sqlOf(change: Change): string {
       return `ALTER TABLE ${table} ALTER COLUMN ${ident(change.column.column)} TYPE bigint`;
     case 'drop':
       return `ALTER TABLE ${table} DROP COLUMN ${ident(change.column)}`;
+    case 'index':
+      return indexSql(change.table, change.index);
+    case 'unindex':
+      return `DROP INDEX IF EXISTS ${ident(change.name)}`;
   }
 }

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
-import type { TableDef } from '../tables';
+import type { Change } from '../follow';
+import { withFolds, writtenColumns, type TableDef } from '../tables';
 import type { SeedData } from '../types';
 import { followContract } from './follow';
 import { applyMigrations } from './migrations';
@@ -14,7 +15,7 @@ const SETUP_STATEMENT_TIMEOUT = '60s';
  * One transaction under a transaction-scoped advisory lock, so instances starting together take
  * turns: the first does the work, the others find it done. A failure rolls everything back.
  */
-export async function prepareDatabase(pool: Pool, schema: string, seed: SeedData, tables: readonly TableDef[], root?: string): Promise<{ migrated: number[]; changed: string[]; seeded: boolean }> {
+export async function prepareDatabase(pool: Pool, schema: string, seed: SeedData, tables: readonly TableDef[], root?: string): Promise<{ migrated: number[]; changed: Change[]; seeded: boolean }> {
   let client: PoolClient | undefined;
   try {
     client = await pool.connect();
@@ -42,14 +43,15 @@ async function seedOnce(client: PoolClient, seed: SeedData, tables: readonly Tab
   if (marker.rowCount) return false;
   for (const table of tables) {
     const name = ident(table.name);
-    const columns = table.columns.map((c) => `, ${ident(c.column)}`).join('');
+    const written = writtenColumns(table);
+    const columns = written.map((c) => `, ${ident(c.column)}`).join('');
     // A field a record leaves out gets the column's default (or NULL): the seed's records have their defaults already (seed.ts).
-    const fields = table.columns.map((c) => `, r.${ident(c.field)}`).join('');
-    const recordType = ['id bigint', ...table.columns.map((c) => `${ident(c.field)} ${c.type}`)].join(', ');
+    const fields = written.map((c) => `, r.${ident(c.field)}`).join('');
+    const recordType = ['id bigint', ...written.map((c) => `${ident(c.field)} ${c.type}`)].join(', ');
     await client.query(
       `INSERT INTO ${name} (id${columns})
        SELECT r.id${fields} FROM json_to_recordset($1::json) AS r(${recordType}) ORDER BY id`,
-      [JSON.stringify(seed[table.name] ?? [])],
+      [JSON.stringify((seed[table.name] ?? []).map((record) => withFolds(table, record as Record<string, unknown>)))],
     );
     // Ids continue after the largest seeded id.
     await client.query(`UPDATE id_counters SET last_id = greatest(last_id, (SELECT coalesce(max(id), 0) FROM ${name})) WHERE name = $1`, [table.name]);

@@ -1,14 +1,14 @@
 import type { FieldKind } from '../model';
 import { describeChange, handWrittenMigrations, migrationsFolder, planChanges, type Change, type StoredTable } from '../follow';
-import type { ColumnDef, TableDef } from '../tables';
-import type { Connection } from './driver';
-import { toSql } from './tables';
+import { sqlite } from '../sql/dialect';
+import { INDEX_PREFIX, writtenColumns, type ColumnDef, type TableDef } from '../tables';
+import type { Connection, SqlValue } from './driver';
 
 /**
  * The SQLite store following the contract (../follow.ts): hand-written migrations first, then the tables
  * compared with the contract's and changed, everything recorded; in the caller's transaction.
  */
-export function followContract(db: Connection, tables: readonly TableDef[], root?: string): string[] {
+export function followContract(db: Connection, tables: readonly TableDef[], root?: string): Change[] {
   const now = new Date().toISOString();
   const applied = new Set(db.prepare('SELECT name FROM applied_migrations').all().map((row) => String(row.name)));
   for (const migration of handWrittenMigrations('sqlite', root)) {
@@ -19,16 +19,19 @@ export function followContract(db: Connection, tables: readonly TableDef[], root
   const changes = planChanges(tables, inspect(db, tables), migrationsFolder('sqlite'));
   const rebuilt = new Set(changes.filter((c) => c.op === 'optional' || c.op === 'drop').map((c) => c.table.name));
   for (const table of tables.filter((t) => rebuilt.has(t.name))) rebuild(db, table);
-  for (const change of changes) if (!rebuilt.has(change.table.name)) apply(db, change);
+  for (const change of changes) if (!rebuilt.has(change.table.name) || (change.op === 'add' && change.column.folds)) apply(db, change);
   const record = db.prepare('INSERT INTO contract_changes (applied_at, change) VALUES (?, ?)');
   for (const change of changes) record.run(now, describeChange(change));
   const kept = db.prepare('INSERT OR REPLACE INTO stored_columns (table_name, column_name, kind) VALUES (?, ?, ?)');
   for (const table of tables) {
     db.prepare('DELETE FROM stored_columns WHERE table_name = ?').run(table.name);
-    for (const column of table.columns) kept.run(table.name, column.column, column.kind);
+    for (const column of writtenColumns(table)) kept.run(table.name, column.column, column.kind);
   }
-  return changes.map(describeChange);
+  return changes;
 }
+
+/** A value as SQLite binds it. */
+const toSql = (column: ColumnDef, value: unknown) => sqlite.bind(column, value) as SqlValue;
 
 const SQL_TYPES: Record<FieldKind, string> = { text: 'TEXT', integer: 'INTEGER', number: 'REAL', boolean: 'INTEGER', json: 'TEXT' };
 /** What the values of a column of a SQL type can be, for a table whose kinds were never recorded. */
@@ -52,7 +55,8 @@ function inspect(db: Connection, tables: readonly TableDef[]): Map<string, Store
           return [name, { kinds: kind ? [kind] : (KINDS_OF[sqlType] ?? []), notNull: Number(c.notnull) === 1, values: Number(counts[name]), sqlType }];
         }),
     );
-    stored.set(table.name, { rows: Number(counts.rows), columns });
+    const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE ?").all(table.name, `${INDEX_PREFIX}%`);
+    stored.set(table.name, { rows: Number(counts.rows), columns, indexes: new Set(indexes.map((i) => String(i.name))) });
   }
   return stored;
 }
@@ -80,7 +84,7 @@ function columnSql(column: ColumnDef, whole: boolean): string {
  * or a crash), STRICT (a value of the wrong type is refused, not stored as it comes).
  */
 function createSql(table: TableDef, name = table.name): string {
-  return `CREATE TABLE "${name}" (id INTEGER PRIMARY KEY AUTOINCREMENT${table.columns.map((c) => `, ${columnSql(c, true)}`).join('')}) STRICT`;
+  return `CREATE TABLE "${name}" (id INTEGER PRIMARY KEY AUTOINCREMENT${writtenColumns(table).map((c) => `, ${columnSql(c, true)}`).join('')}) STRICT`;
 }
 
 /**
@@ -96,6 +100,14 @@ function attach(db: Connection, table: TableDef): void {
     CREATE TRIGGER "${n}_deleted" AFTER DELETE ON "${n}" BEGIN UPDATE collection_stats SET total = total - 1, writes = writes + 1 WHERE name = '${n}'; END;
   `);
   for (const column of table.columns.filter((c) => c.parent)) db.exec(`CREATE INDEX "${n}_${column.column}_idx" ON "${n}" ("${column.column}", id)`);
+  for (const index of table.indexes) db.exec(`CREATE INDEX IF NOT EXISTS "${index.name}" ON "${n}" ("${index.column.column}", id)`);
+}
+
+/** A new lower-cased copy filled for the records stored before it, as the store writes it (JavaScript's toLowerCase). */
+function fold(db: Connection, table: TableDef, column: ColumnDef): void {
+  const source = table.columns.find((c) => c.field === column.folds)!.column;
+  const write = db.prepare(`UPDATE "${table.name}" SET "${column.column}" = ? WHERE id = ?`);
+  for (const row of db.prepare(`SELECT id, "${source}" AS v FROM "${table.name}" WHERE "${source}" IS NOT NULL`).all()) write.run(String(row.v).toLowerCase(), row.id as number);
 }
 
 function apply(db: Connection, change: Change): void {
@@ -107,7 +119,14 @@ function apply(db: Connection, change: Change): void {
       attach(db, change.table);
       return;
     case 'add':
-      db.exec(`ALTER TABLE "${n}" ADD COLUMN ${columnSql(change.column, false)}`);
+      if (!change.column.folds || !hasColumn(db, n, change.column.column)) db.exec(`ALTER TABLE "${n}" ADD COLUMN ${columnSql(change.column, false)}`);
+      if (change.column.folds) fold(db, change.table, change.column);
+      return;
+    case 'index':
+      db.exec(`CREATE INDEX IF NOT EXISTS "${change.index.name}" ON "${n}" ("${change.index.column.column}", id)`);
+      return;
+    case 'unindex':
+      db.exec(`DROP INDEX IF EXISTS "${change.name}"`);
       return;
     case 'fill':
       db.exec(`UPDATE "${n}" SET "${change.column.column}" = ${literal(change.column)} WHERE "${change.column.column}" IS NULL`);
@@ -118,6 +137,8 @@ function apply(db: Connection, change: Change): void {
   }
 }
 
+const hasColumn = (db: Connection, table: string, column: string) => db.prepare(`PRAGMA table_info("${table}")`).all().some((c) => c.name === column);
+
 /**
  * The table made anew as the contract describes it, SQLite's way of changing a column's constraints or dropping
  * it: a new table, the rows copied (a field with a default gets it where a row has no value), the old one dropped,
@@ -127,7 +148,7 @@ function rebuild(db: Connection, table: TableDef): void {
   const n = table.name;
   const next = `${n}__contract`;
   const held = new Set(db.prepare(`PRAGMA table_info("${n}")`).all().map((c) => String(c.name)));
-  const copied = table.columns.filter((c) => held.has(c.column));
+  const copied = writtenColumns(table).filter((c) => held.has(c.column));
   const value = (c: ColumnDef) => ('default' in c && c.default !== null ? `coalesce("${c.column}", ${literal(c)})` : `"${c.column}"`);
   const sequence = Number(db.prepare('SELECT seq FROM sqlite_sequence WHERE name = ?').get(n)?.seq ?? 0);
   db.exec(createSql(table, next));

@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { SeedData } from '../types';
-import type { Connection, Driver, Statement } from './driver';
+import type { Connection, Driver, SqlValue, Statement } from './driver';
 import { sqliteCode, StoreSetupError } from './errors';
-import { ContractChangeError } from '../follow';
+import { ContractChangeError, type Change } from '../follow';
+import { sqlite } from '../sql/dialect';
+import { withFolds, writtenColumns, type TableDef } from '../tables';
 import { followContract } from './follow';
 import { lockFile } from './lock';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
-import { insertSql, type SqliteTable } from './tables';
 
 /**
  * Durability settings of the writing connection (docs/storage.md, "Durability"): WAL, and `synchronous =
@@ -20,9 +21,11 @@ export const BUSY_TIMEOUT_MS = 1000;
 
 /** The store's connections to its file: the lock (lock.ts), the one that writes, and the one that reads. */
 export interface Connections {
-  lock: Connection;
+  lock?: Connection;
   writer: Connection;
   reader: Connection;
+  /** What following the contract changed at this start. */
+  changes: Change[];
 }
 
 /**
@@ -30,7 +33,7 @@ export interface Connections {
  * following the contract (follow.ts) and seeded (once per file), with a connection that writes and one that
  * reads. The reader sees committed data only, never a transaction the writer has open.
  */
-export function openFile(driver: Driver, file: string, seed: SeedData, tables: readonly SqliteTable<never>[], root?: string): Connections {
+export function openFile(driver: Driver, file: string, seed: SeedData, tables: readonly TableDef[], root?: string): Connections {
   const opened: Connection[] = [];
   const open = () => {
     const db = driver.open(file);
@@ -46,18 +49,28 @@ export function openFile(driver: Driver, file: string, seed: SeedData, tables: r
     const mode = writer.prepare('PRAGMA journal_mode = WAL').get()?.journal_mode;
     if (mode !== 'wal') throw new StoreSetupError(`SQLITE_FILE ${file}: SQLite cannot use write-ahead logging there (journal mode ${String(mode)})`);
     writer.exec(WRITER_PRAGMAS);
-    prepare(writer, file, seed, tables, root);
+    const changes = prepare(writer, file, seed, tables, root);
     const reader = open();
     reader.exec('PRAGMA query_only = ON');
-    return { lock, writer, reader };
+    return { lock, writer, reader, changes };
   } catch (err) {
     for (const db of opened.reverse()) db.close();
     throw setupError(err, file);
   }
 }
 
+/**
+ * A database in this process's memory (the memory store): one connection that writes and reads, made and seeded as a
+ * file is, gone with the process. Nothing to lock, and no log to keep on a disk.
+ */
+export function openMemory(driver: Driver, seed: SeedData, tables: readonly TableDef[]): Connections {
+  const db = driver.open(':memory:');
+  const changes = prepare(db, ':memory:', seed, tables, undefined);
+  return { writer: db, reader: db, changes };
+}
+
 /** Migrations, the contract's tables and the seed, in one transaction: a start that fails half-way leaves the file as it was. */
-function prepare(db: Connection, file: string, seed: SeedData, tables: readonly SqliteTable<never>[], root?: string): void {
+function prepare(db: Connection, file: string, seed: SeedData, tables: readonly TableDef[], root?: string): Change[] {
   db.exec('BEGIN IMMEDIATE');
   try {
     const version = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
@@ -69,9 +82,10 @@ function prepare(db: Connection, file: string, seed: SeedData, tables: readonly 
       db.exec(migration.sql);
       db.exec(`PRAGMA user_version = ${migration.version}`);
     }
-    followContract(db, tables.map((t) => t.def), root);
+    const changes = followContract(db, tables, root);
     seedOnce(db, seed, tables);
     db.exec('COMMIT');
+    return changes;
   } catch (err) {
     db.exec('ROLLBACK');
     throw err;
@@ -79,17 +93,17 @@ function prepare(db: Connection, file: string, seed: SeedData, tables: readonly 
 }
 
 /** Loads `seed` unless this file was seeded before (even if every record was deleted since). */
-function seedOnce(db: Connection, seed: SeedData, tables: readonly SqliteTable<never>[]): void {
+function seedOnce(db: Connection, seed: SeedData, tables: readonly TableDef[]): void {
   if (db.prepare("SELECT 1 AS seeded FROM store_meta WHERE key = 'seeded_at'").get()) return;
   for (const table of tables) {
-    const name = table.def.name;
     const inserts = new Map<string, Statement>();
-    for (const record of seed[name] ?? []) {
-      const { columns, values } = table.present(record);
-      const sql = insertSql(name, ['id', ...columns.map((c) => c.column)]);
+    for (const record of seed[table.name] ?? []) {
+      const values = withFolds(table, record as Record<string, unknown>);
+      const columns = writtenColumns(table).filter((c) => values[c.field] !== undefined);
+      const sql = `INSERT INTO "${table.name}" (id${columns.map((c) => `, "${c.column}"`).join('')}) VALUES (?${', ?'.repeat(columns.length)})`;
       if (!inserts.has(sql)) inserts.set(sql, db.prepare(sql));
       // Ids continue after the largest seeded id: AUTOINCREMENT's counter moves past every id inserted.
-      inserts.get(sql)!.run((record as { id: number }).id, ...values);
+      inserts.get(sql)!.run((record as { id: number }).id, ...columns.map((c) => sqlite.bind(c, values[c.field]) as SqlValue));
     }
   }
   db.prepare("INSERT INTO store_meta (key, value) VALUES ('seeded_at', ?)").run(new Date().toISOString());

@@ -49,6 +49,11 @@ export class Writer {
     this.rollback = db.prepare('ROLLBACK');
   }
 
+  /** Whether keyed work is running now: its writes are in the open transaction, not committed yet. */
+  get inKeyedWork(): boolean {
+    return this.keyedEffects !== undefined;
+  }
+
   /** Runs `write` in the next batch; resolves with its result once the batch is committed, after `afterCommit` ran with it. */
   write<R>(write: () => R, afterCommit?: (result: R) => void): Promise<R> {
     return this.enqueue({ run: write, keyed: false, afterCommit: afterCommit as (result: unknown) => void });

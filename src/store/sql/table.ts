@@ -1,0 +1,167 @@
+import { sql, type Compilable, type Expression, type RawBuilder } from 'kysely';
+import { decodeCursor, fits, QueryError, sortOf, type ListQuery } from '../query';
+import { writtenColumns, type ColumnDef, type TableDef } from '../tables';
+import { after, condition, orderBy, type Bind, type Keyed } from './conditions';
+import type { Dialect } from './dialect';
+
+/** A statement's SQL and its parameters, some of them slots a call fills (`bindings`). */
+export interface Compiled {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+}
+
+/** A placeholder for the `i`-th value of a call: statements are built and compiled once per shape, then reused. */
+class Slot {
+  constructor(readonly i: number) {}
+}
+
+/** The parameters of one call of `statement`, its slots filled with `values`. */
+export function bindings(statement: Compiled, values: readonly unknown[]): unknown[] {
+  return statement.parameters.map((p) => (p instanceof Slot ? values[p.i] : p));
+}
+
+/** The meta columns of a list's first statement: the list's total and the collection's version. */
+export const TOTAL = '_total';
+export const VERSION = '_version';
+
+/** What a store adds to a list's first statement: the collection's record count and version, as SQL (scalar subqueries). */
+export interface Stats {
+  total(table: string): Expression<unknown>;
+  version(table: string): Expression<unknown>;
+}
+
+/** A list query as statements: the first (with the total and version), and the rest from the last record read. */
+export interface ListPlan {
+  readonly first: Compiled;
+  readonly values: readonly unknown[];
+  /** The statement of the next batch: at most `size` records after `last`, with its values. */
+  readonly next: (last: Record<string, unknown>, size: number) => { statement: Compiled; values: unknown[] };
+  readonly keys: readonly Keyed[];
+}
+
+/**
+ * One table's statements for both SQL stores, built with Kysely from the table's model (tables.ts) and compiled
+ * for the store's dialect once per shape (which columns a write sets; which filters, sort and page a list has):
+ * a shape's SQL text never changes, so each database keeps it prepared.
+ */
+export class TableSql {
+  readonly byId: Compiled;
+  readonly byIdLocked: Compiled;
+  readonly delete: Compiled;
+  readonly byParents?: Compiled;
+  private readonly select: RawBuilder<unknown>[];
+  private readonly shapes = new Map<string, Compiled>();
+  private readonly columns: Map<string, ColumnDef>;
+
+  constructor(
+    readonly def: TableDef,
+    readonly dialect: Dialect,
+    private readonly stats: Stats,
+    private readonly qualified: string,
+  ) {
+    this.columns = new Map(def.columns.map((c) => [c.field, c]));
+    this.select = [sql.ref('id') as RawBuilder<unknown>, ...def.columns.map((c) => (c.column === c.field ? sql.ref(c.column) : sql`${sql.ref(c.column)} AS ${sql.ref(c.field)}`) as RawBuilder<unknown>)];
+    const from = this.from();
+    this.byId = compile(from.where('id', '=', new Slot(0)));
+    this.byIdLocked = dialect.locksRows ? compile(from.where('id', '=', new Slot(0)).forUpdate()) : this.byId;
+    this.delete = compile(dialect.db.deleteFrom(this.table()).where('id', '=', new Slot(0)).returning('id'));
+    const parent = def.resource.parentKey && this.columns.get(def.resource.parentKey);
+    if (parent) this.byParents = compile(from.where(dialect.oneOf(sql.ref(parent.column), new Slot(0), { type: 'bigint' }) as never).orderBy('id'));
+  }
+
+  private table(): string {
+    return this.qualified;
+  }
+
+  private from() {
+    return this.dialect.db.selectFrom(this.table()).select(this.select as never);
+  }
+
+  /** `INSERT ... RETURNING` the record, for a record setting `present` (written columns' fields, in order); values per call. */
+  insert(present: readonly string[]): Compiled {
+    return this.shaped(`i:${present}`, () => {
+      const values = Object.fromEntries(present.map((field, i) => [this.written(field).column, new Slot(i)]));
+      return this.dialect.db.insertInto(this.table()).values(values).returning(this.select as never);
+    });
+  }
+
+  /** `UPDATE ... WHERE id = ? RETURNING` the record; slot 0 is the id, then the fields of `present`. */
+  update(present: readonly string[]): Compiled {
+    return this.shaped(`u:${present}`, () => {
+      const values = Object.fromEntries(present.map((field, i) => [this.written(field).column, new Slot(i + 1)]));
+      return this.dialect.db.updateTable(this.table()).set(values).where('id', '=', new Slot(0)).returning(this.select as never);
+    });
+  }
+
+  private written(field: string): ColumnDef {
+    return writtenColumns(this.def).find((c) => c.field === field)!;
+  }
+
+  /** A written field's value as the database binds it. */
+  bind(field: string, value: unknown): unknown {
+    return this.dialect.bind(this.written(field), value);
+  }
+
+  /**
+   * The statements of a list (see ListPlan). A cursor is decoded here: one of another list or sort, or with values
+   * of the wrong kinds, is a QueryError naming `after`.
+   */
+  plan(query: ListQuery, counted: boolean, size: number): ListPlan {
+    const keys = sortOf(query).map((key): Keyed => ({ ...key, column: key.field === 'id' ? ID : this.columns.get(key.field)! }));
+    const values: unknown[] = [];
+    const bind: Bind = (value) => new Slot(values.push(value) - 1);
+    let shape = JSON.stringify([query.where?.map((c) => [c.field, c.op]), keys.map((k) => [k.field, k.desc]), counted]);
+    const where: Expression<unknown>[] = (query.where ?? []).map((c) => condition(this.dialect, this.columns.get(c.field)!, c, bind));
+    if (query.after !== undefined) {
+      const at = decodeCursor(query.after, this.def.name, keys);
+      if (at.some((v, i) => !(v === null ? keys[i].field !== 'id' && !keys[i].column.required : fits(keys[i].column.kind, v)))) throw new QueryError('after', 'after holds values this list cannot have');
+      shape += `a${at.map((v) => (v === null ? 0 : 1)).join('')}`;
+      where.push(after(this.dialect, keys, at, bind));
+    }
+    const filtered = [...where];
+    const limit = bind(size);
+    const offset = bind(query.offset ?? 0);
+    const first = this.shaped(shape, () => {
+      const page = this.from()
+        .where((eb) => eb.and(filtered as never))
+        .orderBy(orderBy(this.dialect, keys) as never)
+        .limit(limit as number)
+        .offset(offset as number);
+      const total = counted && query.where?.length ? sql`(SELECT count(*) FROM ${sql.table(this.qualified)} WHERE ${sql.join(filtered.slice(0, query.where.length), sql` AND `)})` : this.stats.total(this.def.name);
+      return this.raw(sql`SELECT p.*, m.${sql.ref(TOTAL)}, m.${sql.ref(VERSION)} FROM (SELECT ${total} AS ${sql.ref(TOTAL)}, ${this.stats.version(this.def.name)} AS ${sql.ref(VERSION)}) AS m LEFT JOIN (${page}) AS p ON TRUE ORDER BY ${orderBy(this.dialect, keys, 'p')}`);
+    });
+    return { first, values, next: (last, batch) => this.nextBatch(query, keys, last, batch), keys };
+  }
+
+  /** The batch of at most `size` records after `last` in the list's order: the filters, then the keyset from `last`. */
+  private nextBatch(query: ListQuery, keys: readonly Keyed[], last: Record<string, unknown>, size: number): { statement: Compiled; values: unknown[] } {
+    const values: unknown[] = [];
+    const bind: Bind = (value) => new Slot(values.push(value) - 1);
+    const at = keys.map((k) => last[k.field] ?? null);
+    const where = (query.where ?? []).map((c) => condition(this.dialect, this.columns.get(c.field)!, c, bind));
+    where.push(after(this.dialect, keys, at, bind));
+    const limit = bind(size);
+    const shape = JSON.stringify(['n', query.where?.map((c) => [c.field, c.op]), keys.map((k) => [k.field, k.desc]), at.map((v) => v === null)]);
+    const statement = this.shaped(shape, () => this.from().where((eb) => eb.and(where as never)).orderBy(orderBy(this.dialect, keys) as never).limit(limit as number));
+    return { statement, values };
+  }
+
+  /** A raw statement, compiled for this dialect. */
+  private raw(statement: RawBuilder<unknown>): Compilable<unknown> {
+    return { compile: () => statement.compile(this.dialect.db) };
+  }
+
+  private shaped(key: string, build: () => Compilable<unknown>): Compiled {
+    let known = this.shapes.get(key);
+    if (!known) this.shapes.set(key, (known = compile(build())));
+    return known;
+  }
+}
+
+/** The id's column, as a sort key sees it. */
+const ID: ColumnDef = { name: 'id', field: 'id', column: 'id', kind: 'integer', type: 'bigint', small: false, required: true, nullable: false };
+
+function compile(query: Compilable<unknown>): Compiled {
+  const { sql: text, parameters } = query.compile();
+  return { sql: text, parameters };
+}
