@@ -124,7 +124,7 @@ const preparedOf = (text: string) => {
   if (!statement) statements.set(text, (statement = prepared(text)));
   return statement;
 };
-const on = (db: Queryable): Run => (compiled, parameters) => db.query<Row>(preparedOf(compiled.sql), parameters);
+const on = (db: Queryable): Run => (compiled, parameters) => db.query<Row>(compiled.prepare ? preparedOf(compiled.sql) : compiled.sql, parameters);
 
 type Tables = readonly { table: TableSql; inserts: PgInserts<Row & { id: number }> }[];
 

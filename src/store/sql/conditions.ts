@@ -70,7 +70,8 @@ export function after(dialect: Dialect, keys: readonly Keyed[], values: readonly
   const equal = (i: number) => (v[i] === null ? sql`${ref(keys[i].column.column)} IS NULL` : sql`${at(i)} = ${v[i]}`);
   const beyond = (i: number, orEqual = false): RawBuilder<unknown> | undefined => {
     const { desc } = keys[i];
-    if (v[i] === null) return desc ? sql`${ref(keys[i].column.column)} IS NOT NULL` : orEqual ? sql`${ref(keys[i].column.column)} IS NULL` : undefined;
+    // No value is above every value: going down, every value is past it; going up, nothing is (but itself).
+    if (v[i] === null) return desc ? (orEqual ? sql`TRUE` : sql`${ref(keys[i].column.column)} IS NOT NULL`) : orEqual ? sql`${ref(keys[i].column.column)} IS NULL` : undefined;
     const past = sql`${at(i)} ${sql.raw(desc ? '<' : '>')}${sql.raw(orEqual ? '=' : '')} ${v[i]}`;
     return !desc && optional(i) ? sql`(${past} OR ${ref(keys[i].column.column)} IS NULL)` : past;
   };

@@ -8,7 +8,15 @@ import type { Dialect } from './dialect';
 export interface Compiled {
   readonly sql: string;
   readonly parameters: readonly unknown[];
+  /**
+   * Whether a database should keep it prepared: statements of a fixed shape. A list with filters is not: clients
+   * choose which filters, so their shapes are many, and a prepared statement lives as long as its connection.
+   */
+  readonly prepare: boolean;
 }
+
+/** Most statement shapes a table keeps compiled; the one made longest ago goes first. */
+const SHAPES_KEPT = 256;
 
 /** A placeholder for the `i`-th value of a call: statements are built and compiled once per shape, then reused. */
 class Slot {
@@ -79,7 +87,7 @@ export class TableSql {
 
   /** `INSERT ... RETURNING` the record, for a record setting `present` (written columns' fields, in order); values per call. */
   insert(present: readonly string[]): Compiled {
-    return this.shaped(`i:${present}`, () => {
+    return this.shaped(`i:${present}`, true, () => {
       const values = Object.fromEntries(present.map((field, i) => [this.written(field).column, new Slot(i)]));
       return this.dialect.db.insertInto(this.table()).values(values).returning(this.select as never);
     });
@@ -87,7 +95,7 @@ export class TableSql {
 
   /** `UPDATE ... WHERE id = ? RETURNING` the record; slot 0 is the id, then the fields of `present`. */
   update(present: readonly string[]): Compiled {
-    return this.shaped(`u:${present}`, () => {
+    return this.shaped(`u:${present}`, true, () => {
       const values = Object.fromEntries(present.map((field, i) => [this.written(field).column, new Slot(i + 1)]));
       return this.dialect.db.updateTable(this.table()).set(values).where('id', '=', new Slot(0)).returning(this.select as never);
     });
@@ -121,7 +129,7 @@ export class TableSql {
     const filtered = [...where];
     const limit = bind(size);
     const offset = bind(query.offset ?? 0);
-    const first = this.shaped(shape, () => {
+    const first = this.shaped(shape, !query.where?.length, () => {
       const page = this.from()
         .where((eb) => eb.and(filtered as never))
         .orderBy(orderBy(this.dialect, keys) as never)
@@ -142,7 +150,7 @@ export class TableSql {
     where.push(after(this.dialect, keys, at, bind));
     const limit = bind(size);
     const shape = JSON.stringify(['n', query.where?.map((c) => [c.field, c.op]), keys.map((k) => [k.field, k.desc]), at.map((v) => v === null)]);
-    const statement = this.shaped(shape, () => this.from().where((eb) => eb.and(where as never)).orderBy(orderBy(this.dialect, keys) as never).limit(limit as number));
+    const statement = this.shaped(shape, !query.where?.length, () => this.from().where((eb) => eb.and(where as never)).orderBy(orderBy(this.dialect, keys) as never).limit(limit as number));
     return { statement, values };
   }
 
@@ -151,9 +159,12 @@ export class TableSql {
     return { compile: () => statement.compile(this.dialect.db) };
   }
 
-  private shaped(key: string, build: () => Compilable<unknown>): Compiled {
+  private shaped(key: string, prepare: boolean, build: () => Compilable<unknown>): Compiled {
     let known = this.shapes.get(key);
-    if (!known) this.shapes.set(key, (known = compile(build())));
+    if (!known) {
+      this.shapes.set(key, (known = compile(build(), prepare)));
+      if (this.shapes.size > SHAPES_KEPT) this.shapes.delete(this.shapes.keys().next().value!);
+    }
     return known;
   }
 }
@@ -161,7 +172,7 @@ export class TableSql {
 /** The id's column, as a sort key sees it. */
 const ID: ColumnDef = { name: 'id', field: 'id', column: 'id', kind: 'integer', type: 'bigint', small: false, required: true, nullable: false };
 
-function compile(query: Compilable<unknown>): Compiled {
+function compile(query: Compilable<unknown>, prepare = true): Compiled {
   const { sql: text, parameters } = query.compile();
-  return { sql: text, parameters };
+  return { sql: text, parameters, prepare };
 }

@@ -49,12 +49,18 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   return sqliteStore(driver, opened, tables, options.queryLimits);
 }
 
+/** Most statements one connection keeps prepared; the one made longest ago goes first (lists with filters come in many shapes). */
+const STATEMENTS_KEPT = 512;
+
 /** Prepared statements of one connection, made on first use and reused. */
 function runner(db: Connection): Run {
   const made = new Map<string, Statement>();
   return (compiled, parameters) => {
     let statement = made.get(compiled.sql);
-    if (!statement) made.set(compiled.sql, (statement = db.prepare(compiled.sql)));
+    if (!statement) {
+      made.set(compiled.sql, (statement = db.prepare(compiled.sql)));
+      if (made.size > STATEMENTS_KEPT) made.delete(made.keys().next().value!);
+    }
     return statement.all(...(parameters as SqlValue[]));
   };
 }
