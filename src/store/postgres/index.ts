@@ -1,15 +1,14 @@
 import { sql } from 'kysely';
 import { Pool } from 'pg';
-import { storeOf } from '../collections';
 import type { Change } from '../follow';
 import { specModel, type ContractModel } from '../model';
 import { DEFAULT_QUERY_LIMITS, type QueryLimits } from '../query';
 import { requestSignal } from '../request-scope';
-import { SqlChildCollection, SqlCollection, type Database, type Row, type Run } from '../sql/collection';
+import { collectionsOf, type Database, type Row, type Run } from '../sql/collection';
 import { postgres } from '../sql/dialect';
 import { TableSql, type Stats } from '../sql/table';
 import { tableOf } from '../tables';
-import type { Collection, SeedData, Store } from '../types';
+import type { SeedData, Store } from '../types';
 import { CreateGroups, type Grouping } from './create-groups';
 import { notKept, pgIdempotent } from './idempotency';
 import { PgInserts } from './insert';
@@ -134,18 +133,12 @@ type Tables = readonly { table: TableSql; inserts: PgInserts<Row & { id: number 
  * rolled back, not applied); creates in groups with `grouping` (create-groups.ts), else in `writes`.
  */
 function repositories(tables: Tables, db: Queryable, writes: Writes, grouping?: Grouping, limits: QueryLimits = DEFAULT_QUERY_LIMITS) {
-  return storeOf(
-    new Map<string, Collection<never>>(
-      tables.map(({ table, inserts }) => {
-        const groups = grouping && new CreateGroups(inserts, grouping);
-        const database: Database = {
-          read: on(db),
-          write: (work, afterCommit) => writes(async (tx) => work(on(tx))).then((result) => (afterCommit?.(result), result)),
-          create: (_, values) => (groups ? groups.create(values) : writes(async (tx) => (await inserts.insert(tx, [values]))[0])),
-          cacheable: () => false,
-        };
-        return [table.def.name, table.def.resource.parentKey ? new SqlChildCollection(table, database, undefined, limits) : new SqlCollection(table, database, undefined, limits)];
-      }),
-    ),
-  );
+  const creates = new Map(tables.map(({ table, inserts }) => [table, grouping ? new CreateGroups(inserts, grouping) : undefined]));
+  const database: Database = {
+    read: on(db),
+    write: (work, afterCommit) => writes(async (tx) => work(on(tx))).then((result) => (afterCommit?.(result), result)),
+    create: (table, values) => creates.get(table)?.create(values) ?? writes(async (tx) => (await tables.find((t) => t.table === table)!.inserts.insert(tx, [values]))[0]),
+    cacheable: () => false,
+  };
+  return collectionsOf(tables.map((t) => t.table), database, limits);
 }

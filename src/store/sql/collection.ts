@@ -1,7 +1,7 @@
 import { withDefaults } from '../model';
 import { checkQuery, encodeCursor, type ListQuery, type QueryLimits } from '../query';
 import { withFolds } from '../tables';
-import { batchesAfter, LIST_BATCH, STALE, then, type ChildCollection, type Counted, type Collection, type Expect, type ListResult, type MaybePromise, type NewRecord, type Stale } from '../types';
+import { batchesAfter, LIST_BATCH, STALE, then, type ChildCollection, type Counted, type Collection, type Expect, type ListResult, type MaybePromise, type NewRecord, type Stale, type Store } from '../types';
 import type { CommittedCache } from './cache';
 import { bindings, TOTAL, VERSION, type Compiled, type TableSql } from './table';
 
@@ -214,4 +214,27 @@ export class SqlChildCollection<T extends { id: number }, K extends keyof T & st
       return byParent;
     });
   }
+}
+
+/** A store's collections as the Store interface shows them: each under its name, and any of them through `collection(name)`. */
+export type Collections = Omit<Store, 'kind' | 'idempotent' | 'ping' | 'close' | 'poolStats'>;
+
+const OWN = new Set(['kind', 'idempotent', 'ping', 'close', 'poolStats', 'collection']);
+
+/**
+ * A collection of each table on `db` (with its cache, when the store keeps one), as a store shows them.
+ * `collection(name)` reads the store's own property of that name, so a store made from another by replacing a
+ * collection (`{ ...store, books }`, as keyed work and tests do) answers the replacement.
+ */
+export function collectionsOf(tables: readonly TableSql[], db: Database, limits: QueryLimits, caches?: readonly CommittedCache<never>[]): Collections {
+  const byName = new Map<string, Collection<never>>();
+  tables.forEach((table, i) => {
+    if (OWN.has(table.def.name)) throw new Error(`a collection cannot be named ${table.def.name}`);
+    byName.set(table.def.name, table.def.resource.parentKey ? new SqlChildCollection(table, db, caches?.[i], limits) : new SqlCollection(table, db, caches?.[i], limits));
+  });
+  function collection(this: Record<string, unknown>, name: string) {
+    if (!byName.has(name)) throw new Error(`the contract has no stored collection ${name}`);
+    return this[name];
+  }
+  return { ...(Object.fromEntries(byName) as unknown as Omit<Collections, 'collection'>), collection: collection as Collections['collection'] };
 }

@@ -1,5 +1,5 @@
 import { sql, type Compilable, type Expression, type RawBuilder } from 'kysely';
-import { decodeCursor, fits, QueryError, sortOf, type ListQuery } from '../query';
+import { decodeCursor, fits, QueryError, sortOf, type Condition, type ListQuery } from '../query';
 import { writtenColumns, type ColumnDef, type TableDef } from '../tables';
 import { after, condition, orderBy, type Bind, type Keyed } from './conditions';
 import type { Dialect } from './dialect';
@@ -38,15 +38,6 @@ export interface Stats {
   version(table: string): Expression<unknown>;
 }
 
-/** A list query as statements: the first (with the total and version), and the rest from the last record read. */
-export interface ListPlan {
-  readonly first: Compiled;
-  readonly values: readonly unknown[];
-  /** The statement of the next batch: at most `size` records after `last`, with its values. */
-  readonly next: (last: Record<string, unknown>, size: number) => { statement: Compiled; values: unknown[] };
-  readonly keys: readonly Keyed[];
-}
-
 /**
  * One table's statements for both SQL stores, built with Kysely from the table's model (tables.ts) and compiled
  * for the store's dialect once per shape (which columns a write sets; which filters, sort and page a list has):
@@ -72,24 +63,20 @@ export class TableSql {
     const from = this.from();
     this.byId = compile(from.where('id', '=', new Slot(0)));
     this.byIdLocked = dialect.locksRows ? compile(from.where('id', '=', new Slot(0)).forUpdate()) : this.byId;
-    this.delete = compile(dialect.db.deleteFrom(this.table()).where('id', '=', new Slot(0)).returning('id'));
+    this.delete = compile(dialect.db.deleteFrom(this.qualified).where('id', '=', new Slot(0)).returning('id'));
     const parent = def.resource.parentKey && this.columns.get(def.resource.parentKey);
     if (parent) this.byParents = compile(from.where(dialect.oneOf(sql.ref(parent.column), new Slot(0), { type: 'bigint' }) as never).orderBy('id'));
   }
 
-  private table(): string {
-    return this.qualified;
-  }
-
   private from() {
-    return this.dialect.db.selectFrom(this.table()).select(this.select as never);
+    return this.dialect.db.selectFrom(this.qualified).select(this.select as never);
   }
 
   /** `INSERT ... RETURNING` the record, for a record setting `present` (written columns' fields, in order); values per call. */
   insert(present: readonly string[]): Compiled {
     return this.shaped(`i:${present}`, true, () => {
       const values = Object.fromEntries(present.map((field, i) => [this.written(field).column, new Slot(i)]));
-      return this.dialect.db.insertInto(this.table()).values(values).returning(this.select as never);
+      return this.dialect.db.insertInto(this.qualified).values(values).returning(this.select as never);
     });
   }
 
@@ -97,7 +84,7 @@ export class TableSql {
   update(present: readonly string[]): Compiled {
     return this.shaped(`u:${present}`, true, () => {
       const values = Object.fromEntries(present.map((field, i) => [this.written(field).column, new Slot(i + 1)]));
-      return this.dialect.db.updateTable(this.table()).set(values).where('id', '=', new Slot(0)).returning(this.select as never);
+      return this.dialect.db.updateTable(this.qualified).set(values).where('id', '=', new Slot(0)).returning(this.select as never);
     });
   }
 
@@ -111,47 +98,40 @@ export class TableSql {
   }
 
   /**
-   * The statements of a list (see ListPlan). A cursor is decoded here: one of another list or sort, or with values
+   * A list query as statements: the first (the total, the version and the first `size` records), its values, and the
+   * next batch's statement after a given record. A cursor is decoded here: one of another list or sort, or with values
    * of the wrong kinds, is a QueryError naming `after`.
    */
-  plan(query: ListQuery, counted: boolean, size: number): ListPlan {
+  plan(query: ListQuery, counted: boolean, size: number) {
     const keys = sortOf(query).map((key): Keyed => ({ ...key, column: key.field === 'id' ? ID : this.columns.get(key.field)! }));
-    const values: unknown[] = [];
-    const bind: Bind = (value) => new Slot(values.push(value) - 1);
-    let shape = JSON.stringify([query.where?.map((c) => [c.field, c.op]), keys.map((k) => [k.field, k.desc]), counted]);
-    const where: Expression<unknown>[] = (query.where ?? []).map((c) => condition(this.dialect, this.columns.get(c.field)!, c, bind));
+    const filters = query.where ?? [];
+    // The filters, then the records after `at` (a cursor's or the last record read's): bound into `values`, in order.
+    const conditions = (values: unknown[], at?: unknown[]) => {
+      const bind: Bind = (value) => new Slot(values.push(value) - 1);
+      const where = filters.map((c) => condition(this.dialect, this.columns.get(c.field)!, c, bind));
+      return { bind, where: at ? [...where, after(this.dialect, keys, at, bind)] : where, shape: `${shapeOf(filters, keys)}${at ? `a${at.map((v) => (v === null ? 0 : 1)).join('')}` : ''}` };
+    };
+    const page = (where: Expression<unknown>[]) => this.from().where((eb) => eb.and(where as never)).orderBy(orderBy(this.dialect, keys) as never);
+    let at: unknown[] | undefined;
     if (query.after !== undefined) {
-      const at = decodeCursor(query.after, this.def.name, keys);
+      at = decodeCursor(query.after, this.def.name, keys);
       if (at.some((v, i) => !(v === null ? keys[i].field !== 'id' && !keys[i].column.required : fits(keys[i].column.kind, v)))) throw new QueryError('after', 'after holds values this list cannot have');
-      shape += `a${at.map((v) => (v === null ? 0 : 1)).join('')}`;
-      where.push(after(this.dialect, keys, at, bind));
     }
-    const filtered = [...where];
-    const limit = bind(size);
-    const offset = bind(query.offset ?? 0);
-    const first = this.shaped(shape, !query.where?.length, () => {
-      const page = this.from()
-        .where((eb) => eb.and(filtered as never))
-        .orderBy(orderBy(this.dialect, keys) as never)
-        .limit(limit as number)
-        .offset(offset as number);
-      const total = counted && query.where?.length ? sql`(SELECT count(*) FROM ${sql.table(this.qualified)} WHERE ${sql.join(filtered.slice(0, query.where.length), sql` AND `)})` : this.stats.total(this.def.name);
-      return this.raw(sql`SELECT p.*, m.${sql.ref(TOTAL)}, m.${sql.ref(VERSION)} FROM (SELECT ${total} AS ${sql.ref(TOTAL)}, ${this.stats.version(this.def.name)} AS ${sql.ref(VERSION)}) AS m LEFT JOIN (${page}) AS p ON TRUE ORDER BY ${orderBy(this.dialect, keys, 'p')}`);
-    });
-    return { first, values, next: (last, batch) => this.nextBatch(query, keys, last, batch), keys };
-  }
-
-  /** The batch of at most `size` records after `last` in the list's order: the filters, then the keyset from `last`. */
-  private nextBatch(query: ListQuery, keys: readonly Keyed[], last: Record<string, unknown>, size: number): { statement: Compiled; values: unknown[] } {
     const values: unknown[] = [];
-    const bind: Bind = (value) => new Slot(values.push(value) - 1);
-    const at = keys.map((k) => last[k.field] ?? null);
-    const where = (query.where ?? []).map((c) => condition(this.dialect, this.columns.get(c.field)!, c, bind));
-    where.push(after(this.dialect, keys, at, bind));
-    const limit = bind(size);
-    const shape = JSON.stringify(['n', query.where?.map((c) => [c.field, c.op]), keys.map((k) => [k.field, k.desc]), at.map((v) => v === null)]);
-    const statement = this.shaped(shape, !query.where?.length, () => this.from().where((eb) => eb.and(where as never)).orderBy(orderBy(this.dialect, keys) as never).limit(limit as number));
-    return { statement, values };
+    const { bind, where, shape } = conditions(values, at);
+    const [limit, offset] = [bind(size), bind(query.offset ?? 0)];
+    const first = this.shaped(`l${shape}${counted ? 'c' : ''}`, !filters.length, () => {
+      const total = counted && filters.length ? sql`(SELECT count(*) FROM ${sql.table(this.qualified)} WHERE ${sql.join(where.slice(0, filters.length), sql` AND `)})` : this.stats.total(this.def.name);
+      const records = page(where).limit(limit as number).offset(offset as number);
+      return this.raw(sql`SELECT p.*, m.${sql.ref(TOTAL)}, m.${sql.ref(VERSION)} FROM (SELECT ${total} AS ${sql.ref(TOTAL)}, ${this.stats.version(this.def.name)} AS ${sql.ref(VERSION)}) AS m LEFT JOIN (${records}) AS p ON TRUE ORDER BY ${orderBy(this.dialect, keys, 'p')}`);
+    });
+    const next = (last: Record<string, unknown>, batch: number) => {
+      const more: unknown[] = [];
+      const step = conditions(more, keys.map((k) => last[k.field] ?? null));
+      const limited = step.bind(batch);
+      return { statement: this.shaped(`n${step.shape}`, !filters.length, () => page(step.where).limit(limited as number)), values: more };
+    };
+    return { first, values, next, keys };
   }
 
   /** A raw statement, compiled for this dialect. */
@@ -168,6 +148,9 @@ export class TableSql {
     return known;
   }
 }
+
+/** What makes a list's statement differ from another's: which filters (not their values) and which sort. */
+const shapeOf = (filters: readonly Condition[], keys: readonly Keyed[]) => `${filters.map((c) => `${c.field}:${c.op}`).join(',')}|${keys.map((k) => `${k.desc ? '-' : ''}${k.field}`).join(',')}|`;
 
 /** The id's column, as a sort key sees it. */
 const ID: ColumnDef = { name: 'id', field: 'id', column: 'id', kind: 'integer', type: 'bigint', small: false, required: true, nullable: false };

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { storeOf } from '../collections';
 import type { Change } from '../follow';
 import { specModel, type ContractModel } from '../model';
 import { DEFAULT_QUERY_LIMITS, type QueryLimits } from '../query';
 import { CommittedCache } from '../sql/cache';
-import { SqlChildCollection, SqlCollection, type Database, type Run } from '../sql/collection';
+import { collectionsOf, type Database, type Run } from '../sql/collection';
 import { sqlite } from '../sql/dialect';
 import { bindings, TableSql, type Stats } from '../sql/table';
 import { tableOf } from '../tables';
-import type { Collection, SeedData, Store } from '../types';
+import type { SeedData, Store } from '../types';
 import { loadDriver, type Connection, type Driver, type DriverName, type SqlValue, type Statement } from './driver';
 import { translating } from './errors';
 import { SqliteIdempotency } from './idempotency';
@@ -79,16 +78,13 @@ function sqliteStore(driver: Driver, { lock, writer: writeDb, reader }: Connecti
   };
   const sqls = tables.map((def) => new TableSql(def, sqlite, stats, def.name));
   const caches = tables.map(() => new CommittedCache<never>());
-  const read = runner(reader);
   const write = runner(writeDb);
-  // One connection (memory) holds keyed work's writes uncommitted while the work awaits: no read then is committed.
-  const cacheable = reader === writeDb ? () => !writer.inKeyedWork : () => true;
-  const own: Database = {
+  const database = (read: Run, writes: <R>(work: () => R, afterCommit?: (result: R) => void) => Promise<R>, cacheable: () => boolean): Database => ({
     read: (statement, parameters) => translating(() => read(statement, parameters)),
-    write: (work, afterCommit) => writer.write(() => work(write) as never, afterCommit),
-    create: (table, values) => writer.write(() => insert(write, table, values)),
+    write: (work, afterCommit) => writes(() => work(write) as never, afterCommit),
+    create: (table, values) => writes(() => insert(write, table, values)),
     cacheable,
-  };
+  });
   // Keyed work holds the writer: its repositories read and write on the writing connection, at once, and their
   // changes reach the cache only once the batch holding the work is committed.
   const direct = <R>(work: () => R, afterCommit?: (result: R) => void): Promise<R> => {
@@ -96,21 +92,9 @@ function sqliteStore(driver: Driver, { lock, writer: writeDb, reader }: Connecti
     if (afterCommit) writer.afterKeyedCommit(() => afterCommit(result));
     return Promise.resolve(result);
   };
-  const keyed: Database = {
-    read: (statement, parameters) => translating(() => write(statement, parameters)),
-    write: (work, afterCommit) => direct(() => work(write) as never, afterCommit),
-    create: (table, values) => direct(() => insert(write, table, values)),
-    cacheable: () => false,
-  };
-  const repositories = (db: Database) =>
-    storeOf(
-      new Map<string, Collection<never>>(
-        sqls.map((table, i) => {
-          const cache = caches[i];
-          return [table.def.name, table.def.resource.parentKey ? new SqlChildCollection(table, db, cache, limits) : new SqlCollection(table, db, cache, limits)];
-        }),
-      ),
-    );
+  // One connection (memory) holds keyed work's writes uncommitted while the work awaits: no read then is committed.
+  const own = database(runner(reader), (work, afterCommit) => writer.write(work, afterCommit), reader === writeDb ? () => !writer.inKeyedWork : () => true);
+  const repositories = (db: Database) => collectionsOf(sqls, db, limits, caches);
   const ping = reader.prepare('SELECT count(*) AS n FROM store_meta');
   let closing: Promise<void> | undefined;
   const store: SqliteStore = {
@@ -121,7 +105,7 @@ function sqliteStore(driver: Driver, { lock, writer: writeDb, reader }: Connecti
     ping: async () => void translating(() => ping.get()),
     close: () => (closing ??= closeAll(writer, [...new Set([reader, writeDb]), ...(lock ? [lock] : [])])),
   };
-  const idempotency = new SqliteIdempotency(writer, writeDb, { ...store, ...repositories(keyed) });
+  const idempotency = new SqliteIdempotency(writer, writeDb, { ...store, ...repositories(database(write, direct, () => false)) });
   return store;
 }
 
