@@ -5,24 +5,14 @@ import type { FieldKind } from './model';
 import { writtenColumns, type ColumnDef, type IndexDef, type TableDef } from './tables';
 
 /**
- * How a SQL store follows the contract: at start it compares the tables it holds with the tables the
- * contract describes (tables.ts, from model.ts) and applies, in its setup transaction, what is safe by
- * itself; anything else stops the start with one line. The comparison is the same for SQLite and
- * PostgreSQL (this file); each store reads what it holds (`StoredTable`) and writes the changes in its SQL.
- *
- * Safe by itself:
- * - a new collection: its table;
- * - a new field: a new column (records stored before have no value: an optional field is absent from them);
- *   a new required field with a `default`: the column, with the default in every stored record;
- * - a field that becomes required and has a `default`: the default where a record has no value;
- * - a field that becomes optional: the column accepts no value;
- * - a field removed from the contract that no stored record has a value for: its column goes;
- * - a field clients may now filter or sort by: its index; one they no longer may: its index goes; a text field they
- *   may now search (`contains`, `startsWith`): its lower-cased copy, filled for the stored records (tables.ts).
- * Refused (ContractChangeError): a field made required, or added as required, with no default while stored
- * records have no value for it; a field whose kind changed (text to integer, ...); a field removed while stored
- * records hold values for it. Each needs a decision only a person can make: a hand-written migration
- * (`handWrittenMigrations`), a default, or a change of the contract.
+ * How a store follows the contract (docs/changing-the-contract.md, "The data follows the contract"): at start it
+ * compares the tables it holds with those the contract describes (tables.ts) and applies, in its setup transaction,
+ * what is safe by itself: a new collection or field (a required one with a `default` filled), a field made
+ * required with a `default` or made optional, an empty field removed, the indexes and lower-cased copies the
+ * declared queries need. Anything else stops the start with one line (ContractChangeError): a required field with
+ * no default that stored records lack, a changed kind, a removed field that holds values; each needs a person's
+ * decision (a hand-written migration, a default, or another contract). The comparison is this file's; each store
+ * describes what it holds and writes the changes in its SQL (FollowPart).
  */
 
 /** A column as a store holds it: the kinds its values can be read as, whether it refuses NULL, how many rows have a value. */
@@ -133,6 +123,83 @@ export function describeChange(change: Change): string {
     case 'drop':
       return `${change.table.name}.${change.column}: no longer in the contract and empty; column dropped`;
   }
+}
+
+/** A statement run while following the contract: SQL with `?` for its `params`; `read` when it answers rows. Without params and `read`, a script. */
+export interface Statement {
+  sql: string;
+  params?: unknown[];
+  read?: boolean;
+}
+
+/** Following the contract as steps: each yields a statement and is given its rows (SQLite runs it at once, PostgreSQL in turn). */
+export type Steps<T> = Generator<Statement, T, Record<string, unknown>[]>;
+
+/** What one database adds to following the contract: how it describes a table it holds, and its SQL for the changes. */
+export interface FollowPart {
+  readonly store: 'sqlite' | 'postgres';
+  /** A table's columns (name, SQL type, not-null, `id` aside) and query indexes; undefined when there is no such table. */
+  describe(table: string): Steps<{ columns: { name: string; type: string; notNull: boolean }[]; indexes: string[] } | undefined>;
+  /** What values a column of a SQL type can hold, for a table whose kinds were never recorded. */
+  readonly kindsOf: Readonly<Record<string, FieldKind[]>>;
+  apply(changes: readonly Change[]): Steps<void>;
+}
+
+const read = (sql: string, params: unknown[] = []): Statement => ({ sql, params, read: true });
+
+/**
+ * A store following the contract: hand-written migrations first, then the tables it holds compared with the
+ * contract's and changed, everything recorded (`contract_changes`, the kinds in `stored_columns`); in the caller's
+ * transaction (PostgreSQL's under its start-up lock, setup.ts, so instances starting together apply a change once).
+ */
+export function* followContract(part: FollowPart, tables: readonly TableDef[], root?: string): Steps<Change[]> {
+  const now = new Date().toISOString();
+  const applied = new Set((yield read('SELECT name FROM applied_migrations')).map((row) => String(row.name)));
+  for (const migration of handWrittenMigrations(part.store, root)) {
+    if (applied.has(migration.name)) continue;
+    yield { sql: migration.sql };
+    yield { sql: 'INSERT INTO applied_migrations (name, applied_at) VALUES (?, ?)', params: [migration.name, now] };
+  }
+  const stored = new Map<string, StoredTable>();
+  for (const table of tables) {
+    const held = yield* part.describe(table.name);
+    if (!held) continue;
+    const recorded = new Map((yield read('SELECT column_name, kind FROM stored_columns WHERE table_name = ?', [table.name])).map((r) => [String(r.column_name), String(r.kind) as FieldKind]));
+    const [counts] = yield read(`SELECT count(*) AS "rows"${held.columns.map((c, i) => `, count("${c.name}") AS "c${i}"`).join('')} FROM "${table.name}"`);
+    const columns = held.columns.map((c, i): [string, StoredColumn] => {
+      const kind = recorded.get(c.name);
+      return [c.name, { kinds: kind ? [kind] : (part.kindsOf[c.type] ?? []), notNull: c.notNull, values: Number(counts[`c${i}`]), sqlType: c.type }];
+    });
+    stored.set(table.name, { rows: Number(counts.rows), columns: new Map(columns), indexes: new Set(held.indexes) });
+  }
+  const changes = planChanges(tables, stored, migrationsFolder(part.store));
+  yield* part.apply(changes);
+  for (const change of changes) yield { sql: 'INSERT INTO contract_changes (applied_at, change) VALUES (?, ?)', params: [now, describeChange(change)] };
+  for (const table of tables) {
+    yield { sql: 'DELETE FROM stored_columns WHERE table_name = ?', params: [table.name] };
+    for (const column of writtenColumns(table)) yield { sql: 'INSERT INTO stored_columns (table_name, column_name, kind) VALUES (?, ?, ?)', params: [table.name, column.column, column.kind] };
+  }
+  return changes;
+}
+
+/** Runs steps on a database that answers at once (SQLite). */
+export function runSteps<T>(steps: Steps<T>, run: (statement: Statement) => Record<string, unknown>[]): T {
+  let step = steps.next();
+  while (!step.done) step = steps.next(run(step.value));
+  return step.value;
+}
+
+/** Runs steps on a database that answers later (PostgreSQL), one statement after another. */
+export async function runStepsAsync<T>(steps: Steps<T>, run: (statement: Statement) => Promise<Record<string, unknown>[]>): Promise<T> {
+  let step = steps.next();
+  while (!step.done) step = steps.next(await run(step.value));
+  return step.value;
+}
+
+/** A default as an SQL literal: a string quoted, `null` as NULL, `bound` giving the database's form of other values. */
+export function literal(column: ColumnDef, bound: unknown = column.default): string {
+  if (bound === null || bound === undefined) return 'NULL';
+  return typeof bound === 'string' ? `'${bound.replace(/'/g, "''")}'` : String(bound);
 }
 
 /** A hand-written migration: a SQL file of the project's `migrations/<store>/` folder, applied once, in name order. */

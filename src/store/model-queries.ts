@@ -4,16 +4,12 @@ import { ModelError, resolve, type ContractModel, type Json, type ResourceModel 
 import { isOperator, OPERATORS, type Operator } from './query';
 
 /**
- * What lists may be filtered and sorted by, read from the specs (docs/changing-the-contract.md, "A field clients
- * can filter and sort by"): nothing about a filter is written in code.
- *
- * - openapi.yaml: the list operation's (`GET /{name}`) query parameters. `field` filters by equality, `field[op]` with
- *   an operator of query.ts; `sort` is an array of `field` / `-field` values (its items' `enum`).
- * - schema.graphql: a Query field's `where` argument (an input whose fields are the type's fields, each an input of
- *   operators) and `orderBy` (a list of inputs whose fields are the type's fields), on a list of the type or on its
- *   Relay connection. A field shown under another name than the stored one says so with `@stored(field: "text")`.
- *
- * A collection's query model is what the two declare together; each API refuses what its own spec does not declare.
+ * What lists may be filtered and sorted by, read from the specs (docs/changing-the-contract.md): openapi.yaml's list
+ * operation (`GET /{name}`) query parameters, `field` (equals) and `field[op]` (query.ts's operators), and `sort`'s
+ * items' `enum` (`field`, `-field`); schema.graphql's Query fields with `where` (an input of the type's fields, each
+ * an input of operators) and `orderBy` (inputs of the type's fields), on a list of the type or its connection, a
+ * field shown under another name saying so with `@stored(field:)`. A collection's model is both together; each API
+ * refuses what its own spec does not declare.
  */
 export function withQueries(doc: OpenApiDocument, schema: GraphQLSchema, model: ContractModel): ContractModel {
   const found = new Map<string, { filters: Map<string, Set<Operator>>; sortable: Set<string> }>();

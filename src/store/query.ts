@@ -10,17 +10,9 @@ import type { FieldKind, ResourceModel } from './model';
  */
 
 /** Every operator, with the kinds of field it applies to: the one table a new operator is added to. */
-export const OPERATORS = {
-  eq: ['text', 'integer', 'number', 'boolean'],
-  ne: ['text', 'integer', 'number', 'boolean'],
-  gt: ['text', 'integer', 'number'],
-  gte: ['text', 'integer', 'number'],
-  lt: ['text', 'integer', 'number'],
-  lte: ['text', 'integer', 'number'],
-  in: ['text', 'integer', 'number'],
-  contains: ['text'],
-  startsWith: ['text'],
-} as const satisfies Record<string, readonly FieldKind[]>;
+const ANY = ['text', 'integer', 'number', 'boolean'] as const;
+const ORDERED = ['text', 'integer', 'number'] as const;
+export const OPERATORS = { eq: ANY, ne: ANY, gt: ORDERED, gte: ORDERED, lt: ORDERED, lte: ORDERED, in: ORDERED, contains: ['text'], startsWith: ['text'] } as const satisfies Record<string, readonly FieldKind[]>;
 
 export type Operator = keyof typeof OPERATORS;
 /** Operators that compare Unicode lower-cased text: the store keeps a lower-cased copy of the field for them (tables.ts). */

@@ -161,11 +161,10 @@ export interface Collection<T extends { id: number }> {
 /** A collection whose records belong to a parent record (posts to users, comments to posts). */
 export interface ChildCollection<T extends { id: number }, K extends keyof T> extends Collection<T> {
   /**
-   * The records whose `parentKey` is one of `parentIds`, grouped by parent: every id given is a key
-   * (an empty list for a parent with none), each list in id order. One storage call for a batch.
-   * A store that has them at hand answers synchronously (the memory store does): GraphQL's nested
-   * lists then resolve without a promise per object (src/graphql/loaders.ts). Each list is the
-   * caller's own: changing it changes nothing stored.
+   * The records whose `parentKey` is one of `parentIds`, grouped by parent: every id given is a key (an empty list for
+   * a parent with none), each list in id order. One storage call for a batch. A store that has them at hand answers
+   * synchronously (the memory store does): GraphQL's nested lists then resolve without a promise per object
+   * (src/graphql/loaders.ts). Each list is the caller's own: changing it changes nothing stored.
    */
   listByParents(parentIds: readonly number[]): MaybePromise<ReadonlyMap<number, T[]>>;
   readonly parentKey: K;

@@ -1,8 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
-import type { Change } from '../follow';
+import { followContract, runStepsAsync, type Change } from '../follow';
 import { withFolds, writtenColumns, type TableDef } from '../tables';
 import type { SeedData } from '../types';
-import { followContract } from './follow';
+import { postgresFollow } from './follow';
 import { applyMigrations } from './migrations';
 import { ident, translate } from './pool';
 
@@ -10,10 +10,9 @@ import { ident, translate } from './pool';
 const SETUP_STATEMENT_TIMEOUT = '60s';
 
 /**
- * Makes `schema` ready: migrations applied, the collections' tables following the contract (follow.ts), seed
- * data loaded if this data set was never seeded.
- * One transaction under a transaction-scoped advisory lock, so instances starting together take
- * turns: the first does the work, the others find it done. A failure rolls everything back.
+ * Makes `schema` ready: migrations applied, the collections' tables following the contract (follow.ts), seed data
+ * loaded if this data set was never seeded. One transaction under a transaction-scoped advisory lock, so instances
+ * starting together take turns: the first does the work, the others find it done. A failure rolls everything back.
  */
 export async function prepareDatabase(pool: Pool, schema: string, seed: SeedData, tables: readonly TableDef[], root?: string): Promise<{ migrated: number[]; changed: Change[]; seeded: boolean }> {
   let client: PoolClient | undefined;
@@ -25,7 +24,11 @@ export async function prepareDatabase(pool: Pool, schema: string, seed: SeedData
     if (schema !== 'public') await client.query(`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`);
     await client.query(`SET LOCAL search_path TO ${ident(schema)}`);
     const migrated = await applyMigrations(client);
-    const changed = await followContract(client, tables, root);
+    const changed = await runStepsAsync(followContract(postgresFollow, tables, root), async ({ sql, params, read }) => {
+      let n = 0;
+      const { rows } = await client!.query(params ? sql.replace(/\?/g, () => `$${++n}`) : sql, params);
+      return read ? rows : [];
+    });
     const seeded = await seedOnce(client, seed, tables);
     await client.query('COMMIT');
     client.release();

@@ -9,9 +9,8 @@ export type Writes = <R>(work: (db: Queryable) => Promise<R>) => Promise<R>;
 export const WRITE_BUDGET_MS = POOL_SETTINGS.query_timeout;
 
 /**
- * How much longer than its budget the service waits for COMMIT's answer. The server refuses to commit
- * after the deadline (see COMMIT_IF_IN_TIME), so waiting a little past it turns most "no answer"
- * cases into a known outcome.
+ * How much longer than its budget the service waits for COMMIT's answer. The server refuses to commit after the
+ * deadline (see COMMIT_IF_IN_TIME), so waiting a little past it turns most "no answer" cases into a known outcome.
  */
 const COMMIT_GRACE_MS = 2000;
 
@@ -37,16 +36,11 @@ END $$; COMMIT`;
 export const serverAnswered = (err: unknown): boolean => /^[0-9A-Z]{5}$/.test(String((err as { code?: unknown } | null)?.code ?? ''));
 
 /**
- * Runs `work` as one transaction on one pooled connection, within `budgetMs`.
- *
- * Every statement is sent only after the previous one answered, each with the time left as its
- * client-side limit. A failure before COMMIT means nothing was written. When every statement sent had
- * its answer (the server refused one, or `work` threw between statements), the transaction is rolled
- * back and the connection goes back to the pool. Otherwise (a statement timed out, the connection was
- * lost) the connection is destroyed, not reused: a server that never saw COMMIT rolls back when the
- * connection closes, even if it was stalled and runs the statements later. A failure of COMMIT itself
- * with no answer from the server is the one case whose outcome is unknown: the error then has
- * `outcomeUnknown` set.
+ * Runs `work` as one transaction on one pooled connection, within `budgetMs`, each statement sent after the previous
+ * answered, with the time left as its client-side limit. A failure before COMMIT wrote nothing: when every statement
+ * had its answer the transaction is rolled back and the connection reused; otherwise (a timeout, a lost connection)
+ * the connection is destroyed, so a stalled server that never saw COMMIT rolls back. COMMIT failing with no answer is
+ * the one unknown outcome: the error then has `outcomeUnknown` set.
  */
 export async function inTransaction<R>(
   pool: Pool,

@@ -4,16 +4,12 @@ export const RECORDS_KEPT = 10000;
 export const LISTED_KEPT = 20000;
 
 /**
- * What a store on SQLite (a file, or memory) read of one collection, as committed: records by id, and lists (a page of the
- * collection with its total and version, a parent's children) by what they answer. Records are frozen:
- * callers share them and cannot change them; each list handed out is a copy of the caller's own.
- *
- * One rule keeps it coherent: an entry is kept in the same synchronous step as the read on the reading
- * connection (committed data) that found it, and a committed write to the collection drops what it may have
- * changed (its record, and every list) before anything else runs (sqlite/writer.ts runs it right after COMMIT).
- * This process is the database's only writer (sqlite/lock.ts); a write rolled back changes nothing here. Keyed
- * work, which reads its own uncommitted writes, uses no cache, and neither does any read of the memory store while
- * keyed work holds its one connection. What it buys, and how it was measured: docs/design.md.
+ * What a store on SQLite (a file, or memory) read of one collection, as committed: records by id, and lists (a page
+ * with its total and version, a parent's children) by what they answer. Records are frozen and shared; each list handed
+ * out is a copy of the caller's own. An entry is kept in the same synchronous step as the read of committed data that
+ * found it, and a committed write drops what it may have changed (its record and every list) before anything else runs
+ * (sqlite/writer.ts, right after COMMIT); this process is the database's only writer (sqlite/lock.ts). Keyed work, and
+ * the memory store's reads while keyed work holds its one connection, use none. What it buys: docs/design.md.
  */
 export class CommittedCache<T extends { id: number }> {
   private readonly records = new Map<number, T>();

@@ -46,17 +46,16 @@ export class SqlCollection<T extends { id: number }> implements Collection<T> {
     this.name = table.def.name;
   }
 
-  /** A row as the contract shapes a record: SQLite's 0/1 and JSON text read back, absent optional fields left out, aliases added. */
+  /** A row as the contract shapes a record: its fields only, SQLite's 0/1 and JSON text read back, absent optional fields left out, aliases added. */
   protected record(row: Row): T {
     const { columns, shape } = this.table.def;
-    if (this.table.dialect.decodes) {
-      for (const c of columns) {
-        const value = row[c.field];
-        if (value !== null && c.kind === 'boolean') row[c.field] = value === 1;
-        else if (typeof value === 'string' && c.kind === 'json') row[c.field] = JSON.parse(value);
-      }
+    const decodes = this.table.dialect.decodes;
+    const record: Row = { id: row.id };
+    for (const c of columns) {
+      const value = row[c.field];
+      record[c.field] = !decodes || value === null ? value : c.kind === 'boolean' ? value === 1 : c.kind === 'json' ? JSON.parse(value as string) : value;
     }
-    return (shape ? shape(row) : this.table.dialect.decodes ? { ...row } : row) as T;
+    return (shape ? shape(record) : record) as T;
   }
 
   protected caching(): CommittedCache<T> | undefined {
@@ -84,12 +83,7 @@ export class SqlCollection<T extends { id: number }> implements Collection<T> {
       const version = String(rows[0][VERSION]);
       const total = Number(rows[0][TOTAL]);
       const items: T[] = [];
-      for (const row of rows) {
-        if (row.id === null) continue;
-        delete row[TOTAL];
-        delete row[VERSION];
-        items.push(this.record(row));
-      }
+      for (const row of rows) if (row.id !== null) items.push(this.record(row));
       const result: Omit<ListResult<T>, 'items'> = { version, ...(query.after === undefined ? { total } : {}) };
       if (cursorPage) {
         if (items.length > wanted) {

@@ -36,9 +36,8 @@ export interface SqliteStoreOptions {
 export type SqliteStore = Store & { readonly driver: Driver['name'] };
 
 /**
- * The SQLite store: the data in one file that outlives the process (docs/storage.md). Opening it is
- * synchronous: lock, migrations and the seed (once per file), then every repository reads from its table.
- * One process per file (lock.ts).
+ * The SQLite store: the data in one file that outlives the process (docs/storage.md). Opening it is synchronous: lock,
+ * migrations and the seed (once per file), then every repository reads from its table. One process per file (lock.ts).
  */
 export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const driver = typeof options.driver === 'object' ? options.driver : loadDriver(options.driver);

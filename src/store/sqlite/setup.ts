@@ -3,10 +3,10 @@ import path from 'node:path';
 import type { SeedData } from '../types';
 import type { Connection, Driver, SqlValue, Statement } from './driver';
 import { sqliteCode, StoreSetupError } from './errors';
-import { ContractChangeError, type Change } from '../follow';
+import { ContractChangeError, followContract, runSteps, type Change } from '../follow';
 import { sqlite } from '../sql/dialect';
 import { withFolds, writtenColumns, type TableDef } from '../tables';
-import { followContract } from './follow';
+import { sqliteFollow } from './follow';
 import { lockFile } from './lock';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
 
@@ -82,7 +82,12 @@ function prepare(db: Connection, file: string, seed: SeedData, tables: readonly 
       db.exec(migration.sql);
       db.exec(`PRAGMA user_version = ${migration.version}`);
     }
-    const changes = followContract(db, tables, root);
+    const changes = runSteps(followContract(sqliteFollow, tables, root), ({ sql, params, read }) => {
+      if (read) return db.prepare(sql).all(...(params as SqlValue[]));
+      if (params) db.prepare(sql).run(...(params as SqlValue[]));
+      else db.exec(sql);
+      return [];
+    });
     seedOnce(db, seed, tables);
     db.exec('COMMIT');
     return changes;
