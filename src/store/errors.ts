@@ -14,11 +14,7 @@ export class StorageUnavailableError extends Error {
   }
 }
 
-/**
- * Storage is reachable but every connection is busy and this request could not wait its turn (the
- * wait queue was full, or the wait ran out). Load shed on purpose: the REST error handler answers
- * 503 "Server busy, retry later" with Retry-After; nothing was changed.
- */
+/** Storage is reachable but too busy for this request to wait its turn: load shed on purpose, 503 "Server busy, retry later"; nothing changed. */
 export class OverloadedError extends Error {
   constructor(message = 'Server busy', options?: { cause?: unknown }) {
     super(message, options);

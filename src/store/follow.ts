@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../spec';
 import type { FieldKind } from './model';
-import { writtenColumns, type ColumnDef, type IndexDef, type TableDef } from './tables';
+import { withFolds, writtenColumns, type ColumnDef, type IndexDef, type TableDef } from './tables';
+import type { SeedData } from './types';
 
 /**
  * How a store follows the contract (docs/changing-the-contract.md, "The data follows the contract"): at start it
@@ -143,7 +144,24 @@ export interface FollowPart {
   /** What values a column of a SQL type can hold, for a table whose kinds were never recorded. */
   readonly kindsOf: Readonly<Record<string, FieldKind[]>>;
   apply(changes: readonly Change[]): Steps<void>;
+  /** An INSERT of a table's records from one JSON array parameter (its written fields, and the ids), and what follows it. */
+  seed(table: TableDef): Statement[];
 }
+
+/** Loads `seed` unless this data set was seeded before (even if since emptied); ids then continue after the largest seeded one. */
+export function* seedOnce(part: FollowPart, seed: SeedData, tables: readonly TableDef[]): Steps<boolean> {
+  if ((yield read("SELECT 1 AS seeded FROM store_meta WHERE key = 'seeded_at'")).length) return false;
+  for (const table of tables) {
+    // A field a record leaves out gets the column's default (or NULL): the seed's records have their defaults already (seed.ts).
+    const records = JSON.stringify((seed[table.name] ?? []).map((record) => withFolds(table, record as Record<string, unknown>)));
+    for (const statement of part.seed(table)) yield { ...statement, params: statement.params?.map((p) => (p === RECORDS ? records : p)) };
+  }
+  yield { sql: "INSERT INTO store_meta (key, value) VALUES ('seeded_at', ?)", params: [new Date().toISOString()] };
+  return true;
+}
+
+/** In a FollowPart's seed statement, the parameter that is the table's records as a JSON array. */
+export const RECORDS = Symbol('records');
 
 const read = (sql: string, params: unknown[] = []): Statement => ({ sql, params, read: true });
 
@@ -211,11 +229,7 @@ export interface HandWritten {
 /** The folder of hand-written migrations for a store, relative to the project (for messages). */
 export const migrationsFolder = (store: 'sqlite' | 'postgres'): string => `migrations/${store}/`;
 
-/**
- * The project's hand-written migrations for `store` (`migrations/sqlite/*.sql`, `migrations/postgres/*.sql`), in
- * name order: a rename, a split, a conversion, what no comparison of the contract can infer. Each runs once per
- * database, before the store follows the contract, in the same transaction.
- */
+/** The project's hand-written migrations for `store` (`migrations/<store>/*.sql`, in name order), each run once, before following the contract. */
 export function handWrittenMigrations(store: 'sqlite' | 'postgres', root = projectRoot): HandWritten[] {
   const folder = path.join(root, migrationsFolder(store));
   let names: string[];

@@ -4,12 +4,9 @@ import { ModelError, resolve, type ContractModel, type Json, type ResourceModel 
 import { isOperator, OPERATORS, type Operator } from './query';
 
 /**
- * What lists may be filtered and sorted by, read from the specs (docs/changing-the-contract.md): openapi.yaml's list
- * operation (`GET /{name}`) query parameters, `field` (equals) and `field[op]` (query.ts's operators), and `sort`'s
- * items' `enum` (`field`, `-field`); schema.graphql's Query fields with `where` (an input of the type's fields, each
- * an input of operators) and `orderBy` (inputs of the type's fields), on a list of the type or its connection, a
- * field shown under another name saying so with `@stored(field:)`. A collection's model is both together; each API
- * refuses what its own spec does not declare.
+ * What lists may be filtered and sorted by, read from the specs: openapi.yaml's `GET /{name}` query parameters (`field`,
+ * `field[op]`, and `sort`'s items' `enum`), schema.graphql's Query fields' `where` (inputs of operators per field) and
+ * `orderBy` (its fields), `@stored(field:)` naming a renamed field's stored one. A collection's model is both together.
  */
 export function withQueries(doc: OpenApiDocument, schema: GraphQLSchema, model: ContractModel): ContractModel {
   const found = new Map<string, { filters: Map<string, Set<Operator>>; sortable: Set<string> }>();

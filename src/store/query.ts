@@ -2,11 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FieldKind, ResourceModel } from './model';
 
 /**
- * The query language of lists, the same for every store and both APIs (docs/contract.md §7): filters ANDed, a sort,
- * and a page (limit with offset, or limit with a cursor). REST (src/rest/list-query.ts) and GraphQL
- * (src/graphql/list-args.ts) turn what a client sent into a ListQuery; the store checks it against what the
- * contract declares (model.ts, `ResourceModel.query`) and runs it as SQL (sql/conditions.ts). A query the
- * contract does not allow is a QueryError naming the parameter, never a 500.
+ * The query language of lists, the same for every store and both APIs (docs/contract.md §7). REST
+ * (src/rest/list-query.ts) and GraphQL (src/graphql/list-args.ts) turn what a client sent into a ListQuery; the store
+ * checks it against the contract (model.ts) and runs it as SQL (sql/conditions.ts). What is not allowed is a QueryError.
  */
 
 /** Every operator, with the kinds of field it applies to: the one table a new operator is added to. */
@@ -33,9 +31,8 @@ export interface SortKey {
 }
 
 /**
- * What selects a list: filters, sort (id ascending breaks ties, and is the order without one), and a page: `limit`
- * and `offset`, or `limit` and `after` (a cursor page: it holds at most `limit` records, read at once, and names the
- * cursor of the next one when there is more). Without `limit` and `offset` the whole (filtered) list.
+ * What selects a list: filters, a sort (id ascending breaks ties, and is the order without one), a page (`limit` with
+ * `offset`, or `limit` with `after`: a cursor page, read whole, naming the next page's cursor). Without either, all of it.
  */
 export interface ListQuery {
   readonly where?: readonly Condition[];

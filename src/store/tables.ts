@@ -24,17 +24,12 @@ export interface TableDef {
   /** Every column of a record but `id`, in answer order. */
   readonly columns: readonly ColumnDef[];
   /**
-   * The lower-cased copies of the text fields clients may search with `contains` or `startsWith` (`_fold_title`):
-   * written by the store with every write, as JavaScript's `toLowerCase()` makes them, so a search ignores case the
-   * same way on every store (SQLite's and PostgreSQL's `lower()` do not agree). Never part of a record.
+   * Lower-cased copies (`_fold_title`) of the text fields clients may search (`contains`, `startsWith`), written with
+   * every write as JavaScript's `toLowerCase()` makes them: a search ignores case the same way on every store.
    */
   readonly folds: readonly ColumnDef[];
   readonly indexes: readonly IndexDef[];
-  /**
-   * A record as stores hand it out, from a row read with the record's select list (booleans and JSON already JS
-   * values): absent optional fields dropped, aliases added (model.ts `recordShaper`). Undefined when a row needs
-   * nothing of that: every field required and not nullable, no alias.
-   */
+  /** A record as stores hand it out, from a row of fields (model.ts `recordShaper`); undefined when every field is required and there is no alias. */
   readonly shape?: (row: Record<string, unknown>) => Record<string, unknown>;
 }
 

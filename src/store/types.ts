@@ -5,9 +5,8 @@ import type { ListQuery } from './query';
 type Schemas = components['schemas'];
 
 /**
- * Stored records, as the contract shapes them (src/store/model.ts): a REST collection's record is its
- * openapi.yaml schema; a GraphQL-only type's record is its scalar fields (`GraphqlRecord`), with the
- * parent's id where it belongs to one (`ParentLink`).
+ * Stored records, as the contract shapes them (model.ts): a REST collection's is its openapi.yaml schema; a GraphQL-only
+ * type's its scalar fields (`GraphqlRecord`), with its parent's id where it has one (`ParentLink`).
  */
 export type BookRecord = Schemas['Book'];
 export type TodoRecord = Schemas['Todo'];
@@ -58,15 +57,10 @@ export const STALE = 'stale' as const;
 export type Stale = typeof STALE;
 
 /**
- * One page of a list (all of it without `limit` and `offset`), as a store reads it for an answer.
- *
- * A page that fits in one batch is whole in `items`. A bigger one (a store reading from a database)
- * gives its first batch in `items` and the rest in `rest`, read batch by batch as the answer is
- * written: a list of every record is never held in memory at once (src/http/json-stream.ts). Use
- * `readAll` where a whole array is needed (GraphQL, which builds its result whole, under its own limits).
- *
- * `total` and `version` come from the same read as `items`. The batches of `rest` are read later, each
- * on its own: a write that commits while a long page is being sent may or may not be in it.
+ * One page of a list (all of it without `limit` and `offset`), as a store reads it for an answer: whole in `items` when
+ * it fits in one batch, else its first batch there and the rest in `rest`, read batch by batch as the answer is written
+ * (src/http/json-stream.ts; `readAll` where a whole array is needed). `total` and `version` come from the same read
+ * as `items`; a write that commits while a long page is being sent may or may not be in its later batches.
  */
 export interface ListResult<T> {
   /** The page's records in the list's order: all of them, or those read before `rest`. A cursor page (ListQuery) is whole here. */
@@ -78,9 +72,8 @@ export interface ListResult<T> {
   /** On a cursor page followed by more records: the cursor of its last record, the next page's `after`. */
   next?: string;
   /**
-   * The collection's version: changes in the same atomic step as every write to the collection, and
-   * never names two different contents (a store that restarts or is replaced gives new versions). With
-   * the page's bounds it names the answer, so a list's ETag needs no serialised body (src/rest/registrar.ts).
+   * The collection's version: changes in the same atomic step as every write to it, never names two contents (a store
+   * that restarts gives new ones). With the query it names the answer: a list's ETag needs no body (src/rest/registrar.ts).
    */
   version: string;
 }
@@ -131,9 +124,8 @@ export async function readAll<T>(page: ListResult<T>): Promise<T[]> {
 }
 
 /**
- * One collection of records keyed by a service-assigned integer id.
- * Ids: previous largest assigned + 1, never reused, unique under concurrent creates.
- * Expected outcomes are return values: an unknown id is `undefined` / `false`, never a throw.
+ * One collection of records keyed by a service-assigned id (previous largest + 1, never reused, unique under
+ * concurrent creates). Expected outcomes are return values: an unknown id is `undefined` / `false`, never a throw.
  */
 export interface Collection<T extends { id: number }> {
   /**
@@ -161,10 +153,9 @@ export interface Collection<T extends { id: number }> {
 /** A collection whose records belong to a parent record (posts to users, comments to posts). */
 export interface ChildCollection<T extends { id: number }, K extends keyof T> extends Collection<T> {
   /**
-   * The records whose `parentKey` is one of `parentIds`, grouped by parent: every id given is a key (an empty list for
-   * a parent with none), each list in id order. One storage call for a batch. A store that has them at hand answers
-   * synchronously (the memory store does): GraphQL's nested lists then resolve without a promise per object
-   * (src/graphql/loaders.ts). Each list is the caller's own: changing it changes nothing stored.
+   * The records whose `parentKey` is one of `parentIds`, by parent (every id given is a key), each list in id order and
+   * its caller's own: one storage call for a batch, answered synchronously by a store on SQLite, so GraphQL's nested
+   * lists resolve without a promise per object (src/graphql/loaders.ts).
    */
   listByParents(parentIds: readonly number[]): MaybePromise<ReadonlyMap<number, T[]>>;
   readonly parentKey: K;
@@ -191,11 +182,7 @@ export interface IdempotentRequest {
   ttlMs: number;
 }
 
-/**
- * What became of an idempotent request: `done` (the work ran now; its answer is kept when 2xx),
- * `replay` (the key's first answer), `mismatch` (the key was used for another request) or
- * `in-progress` (a request with this key is running right now).
- */
+/** What became of an idempotent request: `done` (ran now; a 2xx answer is kept), `replay` (the key's first answer), `mismatch` (the key was used for another request) or `in-progress`. */
 export type IdempotentOutcome =
   | { outcome: 'done' | 'replay'; answer: StoredAnswer }
   | { outcome: 'mismatch' | 'in-progress' };
@@ -214,9 +201,8 @@ export interface Store {
   /** Any collection of the contract by name (src/store/model.ts), the ones above included; a name the contract does not store throws. */
   collection<T extends { id: number } = StoredRecord>(name: string): Collection<T>;
   /**
-   * Runs `work` at most once per key. Its writes (made through the store it is given) and its 2xx
-   * answer are kept together or not at all (one transaction in PostgreSQL); any other answer or a
-   * throw keeps nothing, so the key may be retried. Keys are shared by every instance of the store.
+   * Runs `work` at most once per key: its writes (through the store it is given) and its 2xx answer are kept together or
+   * not at all; any other answer or a throw keeps nothing, so the key may be retried. Keys are shared by every instance.
    */
   idempotent(request: IdempotentRequest, work: (store: Store) => Promise<StoredAnswer>): Promise<IdempotentOutcome>;
   /** Resolves when storage is reachable; rejects otherwise. */
@@ -226,10 +212,21 @@ export interface Store {
   poolStats?(): { size: number; idle: number; waiting: number };
 }
 
-/**
- * The data a store can be seeded with: records with explicit ids, by collection (every collection of the
- * contract; one a seed does not name is empty).
- */
+/** What every store is made with (the SQLite store adds its file and driver, PostgreSQL its connections). */
+export interface StoreOptions {
+  /** Loaded once, into a data set that was never seeded. */
+  seed: SeedData;
+  /** The stored resources (default: the contract's, model.ts). */
+  model?: import('./model').ContractModel;
+  /** The project folder whose `migrations/<store>/` holds hand-written migrations (default: this project, follow.ts). */
+  root?: string;
+  /** Bounds on a list query's work (query.ts). */
+  queryLimits?: import('./query').QueryLimits;
+  /** Told each change following the contract made at this start (src/store/index.ts logs them). */
+  onChange?: (change: import('./follow').Change) => void;
+}
+
+/** The data a store can be seeded with: records with explicit ids, by collection (one a seed does not name is empty). */
 export interface SeedData {
   books: BookRecord[];
   todos: TodoRecord[];

@@ -1,4 +1,4 @@
-import { literal as sqlLiteral, type Change, type FollowPart, type Statement } from '../follow';
+import { literal as sqlLiteral, RECORDS, type Change, type FollowPart, type Statement } from '../follow';
 import { INDEX_PREFIX, writtenColumns, type ColumnDef, type IndexDef, type TableDef } from '../tables';
 import { collectionTriggers } from './migrations';
 import { ident } from './pool';
@@ -19,6 +19,7 @@ export const postgresFollow: FollowPart = {
     };
   },
   kindsOf: { text: ['text'], 'character varying': ['text'], bigint: ['integer'], integer: ['integer'], smallint: ['integer'], boolean: ['boolean'], 'double precision': ['number'], real: ['number'], numeric: ['number'], jsonb: ['json'], json: ['json'] },
+  seed,
   *apply(changes) {
     for (const change of changes) {
       yield { sql: sqlOf(change) };
@@ -35,6 +36,20 @@ export const postgresFollow: FollowPart = {
 };
 
 const read = (sql: string, params: unknown[] = []): Statement => ({ sql, params, read: true });
+
+/** A table's seed records from JSON, then its id counter moved past the largest seeded id. */
+function seed(table: TableDef): Statement[] {
+  const written = writtenColumns(table);
+  const recordType = ['id bigint', ...written.map((c) => `${ident(c.field)} ${c.type}`)].join(', ');
+  return [
+    {
+      sql: `INSERT INTO ${ident(table.name)} (id${written.map((c) => `, ${ident(c.column)}`).join('')})
+        SELECT r.id${written.map((c) => `, r.${ident(c.field)}`).join('')} FROM json_to_recordset(?::json) AS r(${recordType}) ORDER BY id`,
+      params: [RECORDS],
+    },
+    { sql: `UPDATE id_counters SET last_id = greatest(last_id, (SELECT coalesce(max(id), 0) FROM ${ident(table.name)})) WHERE name = ?`, params: [table.name] },
+  ];
+}
 
 /** A query index: text by code point, as lists compare and sort it (sql/dialect.ts), then id. */
 const indexSql = (table: TableDef, { name, column }: IndexDef) =>

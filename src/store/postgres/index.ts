@@ -1,14 +1,13 @@
 import { sql } from 'kysely';
 import { Pool } from 'pg';
-import type { Change } from '../follow';
-import { specModel, type ContractModel } from '../model';
+import { specModel } from '../model';
 import { DEFAULT_QUERY_LIMITS, type QueryLimits } from '../query';
 import { requestSignal } from '../request-scope';
 import { collectionsOf, type Database, type Row, type Run } from '../sql/collection';
 import { postgres } from '../sql/dialect';
 import { TableSql, type Stats } from '../sql/table';
 import { tableOf } from '../tables';
-import type { SeedData, Store } from '../types';
+import type { Store, StoreOptions } from '../types';
 import { CreateGroups, type Grouping } from './create-groups';
 import { notKept, pgIdempotent } from './idempotency';
 import { PgInserts } from './insert';
@@ -17,15 +16,13 @@ import { WaitQueue, type QueueSettings } from './queue';
 import { prepareDatabase } from './setup';
 import { inTransaction, type Writes } from './transaction';
 
-export interface PostgresStoreOptions {
+export interface PostgresStoreOptions extends StoreOptions {
   /** postgres:// URL; the store owns (and closes) the pool it makes. */
   url?: string;
   /** Or an existing pool, which the store borrows and does not close. */
   pool?: Pool;
   /** Schema holding the tables; default `public`. */
   schema?: string;
-  /** Loaded once, into a data set that was never seeded. */
-  seed: SeedData;
   /** Called with the text of every statement a repository method runs (for logging and tests). */
   onQuery?: (text: string) => void;
   /** Errors of idle pooled connections (the server went away). */
@@ -39,27 +36,12 @@ export interface PostgresStoreOptions {
   queueTimeoutMs?: number;
   /** The signal of the request being served (a request whose client went away leaves the queue); default: request-scope.ts. */
   signal?: () => AbortSignal | undefined;
-  /** The stored resources (default: the contract's, model.ts). */
-  model?: ContractModel;
-  /** The project folder whose `migrations/postgres/` holds hand-written migrations (default: this project, follow.ts). */
-  root?: string;
-  /** Bounds on a list query's work (query.ts). */
-  queryLimits?: QueryLimits;
-  /** Told each change following the contract made at this start (src/store/index.ts logs them). */
-  onChange?: (change: Change) => void;
 }
 
 /** The connection pool's occupancy: connections open, of which idle, and requests waiting for one. */
-export interface PoolStats {
-  size: number;
-  idle: number;
-  waiting: number;
-}
+export type PoolStats = ReturnType<NonNullable<Store['poolStats']>>;
 
-/**
- * The PostgreSQL store: applies migrations and the seed (see setup.ts), then serves every
- * repository from its table. Several processes may share one database.
- */
+/** The PostgreSQL store (setup.ts makes the database ready); several processes may share one database. */
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store & { poolStats(): PoolStats }> {
   const { schema = 'public', seed, onQuery, signal = requestSignal, pingTimeoutMs = 1000, queueLimit = 1000, queueTimeoutMs = 10000 } = options;
   if (!options.pool && !options.url) throw new Error('createPostgresStore needs a url or a pool');

@@ -6,10 +6,9 @@ import { ident, prepared, type Queryable, type Statement } from './pool';
 export type ColumnSet = string;
 
 /**
- * Inserts into one table with ids from the collection's counter row (`id_counters`): one statement raises the counter
- * by the number of records and inserts them with the ids it passed over, in the records' order. In a transaction, the
- * counter row stays locked until COMMIT, so the next insert (of this process or another) gets the ids after these, and
- * a rollback or a crash before COMMIT leaves no gap. Columns a record leaves out get the table's default.
+ * Inserts with ids from the collection's counter row (`id_counters`): one statement raises the counter by the number of
+ * records and inserts them with the ids it passed over, in order. The row stays locked until COMMIT, so the next insert
+ * (of any process) gets the ids after these, and a rollback or a crash leaves no gap.
  */
 export class PgInserts<T extends { id: number }> {
   private readonly statements = new Map<ColumnSet, { statement: Statement; columns: ColumnDef[] }>();

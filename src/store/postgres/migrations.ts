@@ -59,12 +59,10 @@ export function collectionTriggers(name: string): string {
 }
 
 /**
- * The store's own tables, as migrations applied once each, in order, recorded in `schema_migrations` (never edit a
- * released one: append). A database made anew starts from BASELINE (what migrations 1 to 3 left, without the
- * collections' tables, which follow the contract: ../follow.ts); 2 and 3 remain for a database an older version
- * made. `id_counters` (2): a counter row per collection, raised in the insert's transaction (insert.ts): unique
- * across processes, never reused, gapless. `collection_writes` (3): each collection's records and writes, kept by
- * triggers in every write's transaction: a list's total and version. Parent links are indexed, not foreign keys.
+ * The store's own tables, as migrations applied once each, in order (`schema_migrations`; append, never edit). A new
+ * database starts from BASELINE (what 1 to 3 left; the collections' tables follow the contract: ../follow.ts). `id_counters`
+ * (2): a counter row per collection, raised in the insert's transaction: unique, never reused, gapless. `collection_writes`
+ * (3): each collection's records and writes, kept by triggers in every write's transaction: a list's total and version.
  */
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
   {

@@ -4,12 +4,10 @@ export const RECORDS_KEPT = 10000;
 export const LISTED_KEPT = 20000;
 
 /**
- * What a store on SQLite (a file, or memory) read of one collection, as committed: records by id, and lists (a page
- * with its total and version, a parent's children) by what they answer. Records are frozen and shared; each list handed
- * out is a copy of the caller's own. An entry is kept in the same synchronous step as the read of committed data that
- * found it, and a committed write drops what it may have changed (its record and every list) before anything else runs
- * (sqlite/writer.ts, right after COMMIT); this process is the database's only writer (sqlite/lock.ts). Keyed work, and
- * the memory store's reads while keyed work holds its one connection, use none. What it buys: docs/design.md.
+ * What a store on SQLite read of one collection, as committed: records by id (frozen, shared) and lists by what they
+ * answer (each handed out a copy). An entry is kept in the same synchronous step as the read that found it; a committed
+ * write drops its record and every list before anything else runs (sqlite/writer.ts), and this process is the only
+ * writer (sqlite/lock.ts). Keyed work, and memory's reads while keyed work holds its one connection, use none (design.md).
  */
 export class CommittedCache<T extends { id: number }> {
   private readonly records = new Map<number, T>();

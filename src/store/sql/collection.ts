@@ -9,17 +9,13 @@ export type Row = Record<string, unknown>;
 /** Runs one statement: its rows, at once (SQLite) or as a promise (PostgreSQL). */
 export type Run = (statement: Compiled, parameters: unknown[]) => MaybePromise<Row[]>;
 
-/**
- * What one database gives the collections (the store's per-database part): where reads run, how a write is made
- * atomic and durable, how a new record gets its id. Everything else, every statement included, is the core's.
- */
+/** A store's per-database part: where reads run, how a write is made atomic and durable, how a new record gets its id. */
 export interface Database {
   /** Runs a read on committed data (in keyed work: on the work's own connection). */
   read: Run;
   /**
-   * Runs `work` as one atomic write (alone in the writer's batch, or in a transaction with a deadline; in keyed work,
-   * on its transaction): what `work` reads with `run` cannot change before it writes. `afterCommit` runs with the
-   * result once it is committed, never when it is rolled back.
+   * Runs `work` as one atomic write (in the writer's batch, or a transaction with a deadline): what it reads with `run`
+   * cannot change before it writes. `afterCommit` runs with the result once committed, never when rolled back.
    */
   write<R>(work: (run: Run) => MaybePromise<R>, afterCommit?: (result: R) => void): Promise<R>;
   /** Stores a new record (its written columns' values, lower-cased copies included) with the next id; answers its row. */
@@ -29,10 +25,8 @@ export interface Database {
 }
 
 /**
- * A collection of the contract in one SQL table: the one implementation every store runs (SQLite on a file or in
- * memory, PostgreSQL), reads, lists with the query language, writes with conditions, parameterised by its
- * Database. With `cache` (stores on SQLite: this process is the only writer), reads of committed data are kept
- * until a committed write to the collection (cache.ts).
+ * A collection of the contract in one SQL table: the one implementation every store runs, parameterised by its
+ * Database. With `cache` (stores on SQLite, the only writer), reads of committed data are kept (cache.ts).
  */
 export class SqlCollection<T extends { id: number }> implements Collection<T> {
   private readonly name: string;
@@ -215,11 +209,7 @@ export type Collections = Omit<Store, 'kind' | 'idempotent' | 'ping' | 'close' |
 
 const OWN = new Set(['kind', 'idempotent', 'ping', 'close', 'poolStats', 'collection']);
 
-/**
- * A collection of each table on `db` (with its cache, when the store keeps one), as a store shows them.
- * `collection(name)` reads the store's own property of that name, so a store made from another by replacing a
- * collection (`{ ...store, books }`, as keyed work and tests do) answers the replacement.
- */
+/** A collection of each table on `db`, as a store shows them; `collection(name)` reads the store's own property (a replaced one answers). */
 export function collectionsOf(tables: readonly TableSql[], db: Database, limits: QueryLimits, caches?: readonly CommittedCache<never>[]): Collections {
   const byName = new Map<string, Collection<never>>();
   tables.forEach((table, i) => {

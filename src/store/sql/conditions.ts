@@ -4,9 +4,8 @@ import { foldColumn, type ColumnDef } from '../tables';
 import type { Dialect } from './dialect';
 
 /**
- * The SQL of the query language (../query.ts), for both dialects: what each operator means, how a sort orders and
- * where a cursor's page starts. The one module that says what a filter does; every store runs it (the memory
- * store is SQLite in memory). Values are never written into the SQL: `value(v)` binds each (a slot filled per call).
+ * The SQL of the query language (../query.ts), for both dialects: what each operator means, how a sort orders, where a
+ * cursor's page starts. Values are never written into the SQL: each is bound (`bind`, a slot filled per call).
  */
 
 /** Binds a value: returns the parameter to put in the statement. */

@@ -17,10 +17,9 @@ import type { ColumnDef } from '../tables';
 export type AnyDb = Record<string, Record<string, unknown>>;
 
 /**
- * What differs between SQLite and PostgreSQL in the statements the store runs: the SQL each compiles to (Kysely's
- * query compiler for the dialect), how values are bound and read back, and a few quirks. Kysely is used to build
- * and compile only, the documented way ("splitting query building and execution": a Kysely instance on a
- * DummyDriver); the stores run the SQL on their own connections (docs/design.md, "The query engine").
+ * What differs between SQLite and PostgreSQL in the statements: the SQL each compiles to, how values are bound and read
+ * back, a few quirks. Kysely builds and compiles only (a Kysely instance on a DummyDriver, as its documentation shows);
+ * the stores run the SQL on their own connections (docs/design.md, "The query engine").
  */
 export interface Dialect {
   readonly name: 'sqlite' | 'postgres';

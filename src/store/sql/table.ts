@@ -39,9 +39,8 @@ export interface Stats {
 }
 
 /**
- * One table's statements for both SQL stores, built with Kysely from the table's model (tables.ts) and compiled
- * for the store's dialect once per shape (which columns a write sets; which filters, sort and page a list has):
- * a shape's SQL text never changes, so each database keeps it prepared.
+ * One table's statements, built with Kysely from its model (tables.ts) and compiled once per shape (which columns a
+ * write sets; which filters, sort and page a list has): a shape's SQL never changes.
  */
 export class TableSql {
   readonly byId: Compiled;
@@ -98,9 +97,8 @@ export class TableSql {
   }
 
   /**
-   * A list query as statements: the first (the total, the version and the first `size` records), its values, and the
-   * next batch's statement after a given record. A cursor is decoded here: one of another list or sort, or with values
-   * of the wrong kinds, is a QueryError naming `after`.
+   * A list query as statements: the first (total, version, the first `size` records) with its values, and the next
+   * batch's after a record. A cursor of another list or sort, or with values of wrong kinds, is a QueryError (`after`).
    */
   plan(query: ListQuery, counted: boolean, size: number) {
     const keys = sortOf(query).map((key): Keyed => ({ ...key, column: key.field === 'id' ? ID : this.columns.get(key.field)! }));

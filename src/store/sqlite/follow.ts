@@ -1,5 +1,5 @@
 import type { FieldKind } from '../model';
-import { literal as sqlLiteral, type Change, type FollowPart, type Statement, type Steps } from '../follow';
+import { literal as sqlLiteral, RECORDS, type Change, type FollowPart, type Statement, type Steps } from '../follow';
 import { sqlite } from '../sql/dialect';
 import { INDEX_PREFIX, writtenColumns, type ColumnDef, type TableDef } from '../tables';
 
@@ -23,6 +23,12 @@ export const sqliteFollow: FollowPart = {
     for (const table of new Set(changes.filter((c) => rebuilt.has(c.table.name)).map((c) => c.table))) yield* rebuild(table);
     for (const change of changes) if (!rebuilt.has(change.table.name) || (change.op === 'add' && change.column.folds)) yield* apply(change);
   },
+  // Ids continue after the largest seeded id: AUTOINCREMENT's counter moves past every id inserted.
+  seed: (table) => {
+    const columns = writtenColumns(table);
+    const value = (c: ColumnDef) => (c.kind === 'json' ? `value -> '$.${c.field}'` : `value ->> '$.${c.field}'`);
+    return [{ sql: `INSERT INTO "${table.name}" (id${columns.map((c) => `, "${c.column}"`).join('')}) SELECT value ->> '$.id'${columns.map((c) => `, ${value(c)}`).join('')} FROM json_each(?) ORDER BY 1`, params: [RECORDS] }];
+  },
 };
 
 const read = (sql: string, params: unknown[] = []): Statement => ({ sql, params, read: true });
@@ -44,9 +50,8 @@ function columnSql(column: ColumnDef, whole: boolean): string {
 }
 
 /**
- * A collection's table: `INTEGER PRIMARY KEY AUTOINCREMENT` (a new id is the largest ever given + 1, from
- * `sqlite_sequence`, written in the insert's transaction: never reused after a delete, no gap after a rollback
- * or a crash), STRICT (a value of the wrong type is refused, not stored as it comes).
+ * A collection's table: `INTEGER PRIMARY KEY AUTOINCREMENT` (ids from `sqlite_sequence`, in the insert's transaction:
+ * never reused, no gap after a rollback or a crash), STRICT (a value of the wrong type is refused).
  */
 function createSql(table: TableDef, name = table.name): string {
   return `CREATE TABLE "${name}" (id INTEGER PRIMARY KEY AUTOINCREMENT${writtenColumns(table).map((c) => `, ${columnSql(c, true)}`).join('')}) STRICT`;
@@ -55,9 +60,8 @@ function createSql(table: TableDef, name = table.name): string {
 const indexSql = (table: string, name: string, column: ColumnDef) => `CREATE INDEX IF NOT EXISTS "${name}" ON "${table}" ("${column.column}", id)`;
 
 /**
- * The triggers that keep the collection's count and write counter in `collection_stats`, in the transaction of
- * every insert, update and delete, the index of a parent link (children are read by parent, in id order) and the
- * query indexes. Parent links are not foreign keys: as in the other stores, deleting a parent leaves its children.
+ * The triggers that keep `collection_stats` (count and writes) in every write's transaction, and the indexes: a parent
+ * link's (children are read by parent; not a foreign key: deleting a parent leaves its children) and the queries'.
  */
 function attach(table: TableDef): Statement {
   const n = table.name;
@@ -104,9 +108,8 @@ function* apply(change: Change): Steps<void> {
 }
 
 /**
- * The table made anew as the contract describes it, SQLite's way of changing a column's constraints or dropping
- * it: a new table, the rows copied (a field with a default gets it where a row has no value), the old one dropped,
- * the new one renamed, its triggers and indexes made again. The id counter is kept: ids are never reused.
+ * The table made anew (SQLite's way of changing a column's constraints or dropping it): the rows copied (a default where
+ * a row has none), the old table dropped, the new one renamed, its triggers and indexes made again, its id counter kept.
  */
 function* rebuild(table: TableDef): Steps<void> {
   const n = table.name;

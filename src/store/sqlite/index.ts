@@ -1,44 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Change } from '../follow';
-import { specModel, type ContractModel } from '../model';
-import { DEFAULT_QUERY_LIMITS, type QueryLimits } from '../query';
+import { specModel } from '../model';
+import { DEFAULT_QUERY_LIMITS } from '../query';
 import { CommittedCache } from '../sql/cache';
 import { collectionsOf, type Database, type Run } from '../sql/collection';
 import { sqlite } from '../sql/dialect';
 import { bindings, TableSql, type Stats } from '../sql/table';
 import { tableOf } from '../tables';
-import type { SeedData, Store } from '../types';
+import type { Store, StoreOptions } from '../types';
 import { loadDriver, type Connection, type Driver, type DriverName, type SqlValue, type Statement } from './driver';
 import { translating } from './errors';
 import { SqliteIdempotency } from './idempotency';
 import { openFile, openMemory, type Connections } from './setup';
 import { Writer } from './writer';
 
-export interface SqliteStoreOptions {
-  /** The database file; its folder and the file are made when missing. */
+export interface SqliteStoreOptions extends StoreOptions {
+  /** The database file (its folder and the file made when missing), or `:memory:` (the memory store). */
   file: string;
-  /** Loaded once, into a file that was never seeded. */
-  seed: SeedData;
   /** The driver to use (by name, or one that wraps a driver, as tests do); default: the first that runs here (driver.ts). */
   driver?: DriverName | Driver;
-  /** The stored resources (default: the contract's, model.ts). */
-  model?: ContractModel;
-  /** The project folder whose `migrations/sqlite/` holds hand-written migrations (default: this project, follow.ts). */
-  root?: string;
-  /** Bounds on a list query's work (query.ts). */
-  queryLimits?: QueryLimits;
-  /** Told each change following the contract made at this start (src/store/index.ts logs them). */
-  onChange?: (change: Change) => void;
 }
 
 /** The SQLite store, and the driver it runs on. */
 export type SqliteStore = Store & { readonly driver: Driver['name'] };
 
-/**
- * The SQLite store: the data in one file that outlives the process (docs/storage.md). Opening it is synchronous: lock,
- * migrations and the seed (once per file), then every repository reads from its table. One process per file (lock.ts).
- */
+/** The SQLite store (docs/storage.md): the data in one file, or in memory. Opening it is synchronous; one process per file (lock.ts). */
 export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const driver = typeof options.driver === 'object' ? options.driver : loadDriver(options.driver);
   const tables = [...(options.model ?? specModel()).resources.values()].map(tableOf);

@@ -1,19 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { SeedData } from '../types';
-import type { Connection, Driver, SqlValue, Statement } from './driver';
+import type { Connection, Driver, SqlValue } from './driver';
 import { sqliteCode, StoreSetupError } from './errors';
-import { ContractChangeError, followContract, runSteps, type Change } from '../follow';
-import { sqlite } from '../sql/dialect';
-import { withFolds, writtenColumns, type TableDef } from '../tables';
+import { ContractChangeError, followContract, runSteps, seedOnce, type Change, type Statement } from '../follow';
+import type { TableDef } from '../tables';
 import { sqliteFollow } from './follow';
 import { lockFile } from './lock';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
 
 /**
- * Durability settings of the writing connection (docs/storage.md, "Durability"): WAL, and `synchronous =
- * FULL`, so COMMIT returns only once the write-ahead log is on disk (fsync). A write acknowledged to a
- * client then survives a crash of the process and a power loss; a write not committed is rolled back whole.
+ * Durability (docs/storage.md): WAL and `synchronous = FULL`, so COMMIT returns once the log is on disk: an acknowledged
+ * write survives a crash or a power loss; one not committed is rolled back whole.
  */
 const WRITER_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF';
 /** Longest wait for SQLite's file lock (ms): only a tool that opened the file for writing holds it (lock.ts keeps other services out). */
@@ -29,9 +27,8 @@ export interface Connections {
 }
 
 /**
- * Opens `file` (its folder and the file made if missing): locked for this process, migrated, its tables
- * following the contract (follow.ts) and seeded (once per file), with a connection that writes and one that
- * reads. The reader sees committed data only, never a transaction the writer has open.
+ * Opens `file` (made if missing): locked for this process, migrated, following the contract and seeded (once per file),
+ * with a connection that writes and one that reads committed data only.
  */
 export function openFile(driver: Driver, file: string, seed: SeedData, tables: readonly TableDef[], root?: string): Connections {
   const opened: Connection[] = [];
@@ -82,36 +79,20 @@ function prepare(db: Connection, file: string, seed: SeedData, tables: readonly 
       db.exec(migration.sql);
       db.exec(`PRAGMA user_version = ${migration.version}`);
     }
-    const changes = runSteps(followContract(sqliteFollow, tables, root), ({ sql, params, read }) => {
+    const run = ({ sql, params, read }: Statement) => {
       if (read) return db.prepare(sql).all(...(params as SqlValue[]));
       if (params) db.prepare(sql).run(...(params as SqlValue[]));
       else db.exec(sql);
       return [];
-    });
-    seedOnce(db, seed, tables);
+    };
+    const changes = runSteps(followContract(sqliteFollow, tables, root), run);
+    runSteps(seedOnce(sqliteFollow, seed, tables), run);
     db.exec('COMMIT');
     return changes;
   } catch (err) {
     db.exec('ROLLBACK');
     throw err;
   }
-}
-
-/** Loads `seed` unless this file was seeded before (even if every record was deleted since). */
-function seedOnce(db: Connection, seed: SeedData, tables: readonly TableDef[]): void {
-  if (db.prepare("SELECT 1 AS seeded FROM store_meta WHERE key = 'seeded_at'").get()) return;
-  for (const table of tables) {
-    const inserts = new Map<string, Statement>();
-    for (const record of seed[table.name] ?? []) {
-      const values = withFolds(table, record as Record<string, unknown>);
-      const columns = writtenColumns(table).filter((c) => values[c.field] !== undefined);
-      const sql = `INSERT INTO "${table.name}" (id${columns.map((c) => `, "${c.column}"`).join('')}) VALUES (?${', ?'.repeat(columns.length)})`;
-      if (!inserts.has(sql)) inserts.set(sql, db.prepare(sql));
-      // Ids continue after the largest seeded id: AUTOINCREMENT's counter moves past every id inserted.
-      inserts.get(sql)!.run((record as { id: number }).id, ...columns.map((c) => sqlite.bind(c, values[c.field]) as SqlValue));
-    }
-  }
-  db.prepare("INSERT INTO store_meta (key, value) VALUES ('seeded_at', ?)").run(new Date().toISOString());
 }
 
 /** The reasons a file cannot be opened, in the operator's words. */

@@ -15,16 +15,13 @@ interface Job {
 }
 
 /**
- * The store's one writing connection, shared by the writes of every request: writes queued while the event loop is
- * busy run together in one transaction, one COMMIT (and one fsync) for all of them, and each write's promise
- * settles only after that COMMIT (what it buys: docs/storage.md, "Creates share commits").
- * - A plain write is a synchronous function that makes at most one change, as its last statement: check and write
- *   run with nothing in between. When that statement fails (a constraint), SQLite undoes it only: that write is
- *   refused, the others of the batch go on.
- * - Keyed work (store.idempotent) is asynchronous: it runs alone, in a savepoint of the batch, while writes queued
- *   meanwhile wait for the next batch; `keep` false or a throw rolls back to the savepoint.
+ * The store's one writing connection: writes queued while the event loop is busy run in one transaction, one COMMIT
+ * (one fsync) for all, each write's promise settled after it (docs/storage.md, "Creates share commits").
+ * - A plain write is synchronous, its one change its last statement: check and write with nothing in between. A failed
+ *   statement (a constraint) is undone alone: that write is refused, the batch goes on.
+ * - Keyed work (store.idempotent) is asynchronous: alone, in a savepoint of the batch; `keep` false or a throw rolls it back.
  * - When SQLite may have rolled the transaction back (disk full, I/O error, lock), or COMMIT fails, every write of the
- *   batch fails with StorageUnavailableError; COMMIT failing with an I/O error is the one unknown outcome.
+ *   batch fails with StorageUnavailableError; a COMMIT I/O error is the one unknown outcome.
  */
 export class Writer {
   private queue: Job[] = [];
