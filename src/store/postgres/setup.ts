@@ -25,7 +25,8 @@ export async function prepareDatabase(pool: Pool, schema: string, seed: SeedData
     const migrated = await applyMigrations(client);
     const run = async ({ sql, params, read }: Statement) => {
       let n = 0;
-      const { rows } = await client!.query(params ? sql.replace(/\?/g, () => `$${++n}`) : sql, params);
+      // The client's own limit a little past the server's: a big seed or index takes longer than the pool's per-query limit.
+      const { rows } = await client!.query({ text: params ? sql.replace(/\?/g, () => `$${++n}`) : sql, values: params, query_timeout: 65000 } as never);
       return read ? rows : [];
     };
     const changed = await runStepsAsync(followContract(postgresFollow, tables, root), run);
