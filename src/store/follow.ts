@@ -59,7 +59,6 @@ export function planChanges(tables: readonly TableDef[], stored: ReadonlyMap<str
       changes.push({ op: 'create', table });
       continue;
     }
-    for (const index of table.indexes) if (!held.indexes.has(index.name)) changes.push({ op: 'index', table, index });
     for (const name of held.indexes) if (!table.indexes.some((i) => i.name === name)) changes.push({ op: 'unindex', table, name });
     for (const column of writtenColumns(table)) {
       const where = `${table.name}.${column.field}`;
@@ -92,6 +91,8 @@ export function planChanges(tables: readonly TableDef[], stored: ReadonlyMap<str
         refused.push(`${table.name}.${column} is no longer in the contract, but ${records(have.values)} hold a value for it: keep the field (deprecate it first), or drop or move the values with a migration in ${migrations} (${MIGRATION_HELP})`);
       } else changes.push({ op: 'drop', table, column });
     }
+    // Indexes last: on the columns as changed above.
+    for (const index of table.indexes) if (!held.indexes.has(index.name)) changes.push({ op: 'index', table, index });
   }
   if (refused.length) throw new ContractChangeError(`The stored data does not fit the contract: ${refused.join('; ')}`);
   return changes;
