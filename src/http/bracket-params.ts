@@ -47,6 +47,25 @@ export function bracketParams(doc: OpenApiDocument): Map<string, Map<string, Dec
   return byOperation;
 }
 
+/**
+ * `doc` without the bracketed query parameters, for express-openapi-validator: it cannot read them (above), and
+ * each parameter it is given costs it work on every request of the operation (its parameter mutator walks them all).
+ */
+export function withoutBracketParams(doc: OpenApiDocument): OpenApiDocument {
+  const copy = structuredClone(doc);
+  for (const item of Object.values(copy.paths ?? {})) {
+    for (const op of Object.values(item as Json)) {
+      const parameters = (op as Json | undefined)?.parameters;
+      if (!Array.isArray(parameters)) continue;
+      (op as Json).parameters = parameters.filter((raw: Json) => {
+        const parameter = (typeof raw.$ref === 'string' ? resolveRef(doc, raw.$ref) : raw) as Json;
+        return parameter.in !== 'query' || !String(parameter.name).includes('[');
+      });
+    }
+  }
+  return copy;
+}
+
 /** A query string value read as `type`; undefined when it is not one (the schema check then says why). */
 function typed(text: string, type: string | undefined): unknown {
   if (type === 'integer' || type === 'number') return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenApiDocument } from '../spec';
-import { bracketParams, takeBracketParams } from './bracket-params';
+import { bracketParams, takeBracketParams, withoutBracketParams } from './bracket-params';
 import { chain } from './phases';
 import type { Phase, RouteMatch } from './request-state';
 import type { OperationInfo } from './spec-routes';
@@ -15,7 +15,7 @@ import type { OperationInfo } from './spec-routes';
  * a document that fails the check fails every request with the validator's error.
  */
 export function requestValidation(openapi: OpenApiDocument): Phase {
-  const validator = validatorAfterMatch(OpenApiValidator.middleware(options(openapi)) as RequestHandler[]);
+  const validator = validatorAfterMatch(OpenApiValidator.middleware(options(withoutBracketParams(openapi))) as RequestHandler[]);
   const brackets = bracketParams(openapi);
   // Bracketed query parameters (list filters) are checked by the service, around the validator (./bracket-params.ts).
   return (state, done) => {
