@@ -73,6 +73,9 @@ function typed(text: string, type: string | undefined): unknown {
   return text;
 }
 
+/** A bracket in a request target's query, as it is or percent-encoded. */
+const BRACKET = /\?.*(\[|%5b)/i;
+
 function refusal(name: string, message: string): ApiError {
   return new ApiError(400, `Invalid request: query/${name} ${message}`, [{ path: `/query/${name}`, message }]);
 }
@@ -83,6 +86,8 @@ function refusal(name: string, message: string): ApiError {
  * given twice, or one its schema refuses is a 400 naming it.
  */
 export function takeBracketParams(req: Request, declared: ReadonlyMap<string, Declared> | undefined): Record<string, unknown> | undefined {
+  // Most requests have no bracket in their query string: they are not parsed here at all.
+  if (!BRACKET.test(req.url)) return undefined;
   const query = req.query as Record<string, unknown>;
   let taken: Record<string, unknown> | undefined;
   const rest: Record<string, unknown> = {};
