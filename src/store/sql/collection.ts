@@ -76,8 +76,8 @@ export class SqlCollection<T extends { id: number }> implements Collection<T> {
     return then(this.db.read(plan.first, bindings(plan.first, plan.values)), (rows): ListResult<T> => {
       const version = String(rows[0][VERSION]);
       const total = Number(rows[0][TOTAL]);
-      const items: T[] = [];
-      for (const row of rows) if (row.id !== null) items.push(this.record(row));
+      const items: T[] = new Array(rows.length - 1);
+      for (let i = 1; i < rows.length; i += 1) items[i - 1] = this.record(rows[i]);
       const result: Omit<ListResult<T>, 'items'> = { version, ...(query.after === undefined ? { total } : {}) };
       if (cursorPage) {
         if (items.length > wanted) {
