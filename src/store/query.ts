@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FieldKind, ResourceModel } from './model';
 
 /**
@@ -111,7 +111,7 @@ export function sortOf(query: ListQuery): SortKey[] {
 /** `-pages,title`: a sort as REST writes it; what a cursor is bound to. */
 export const sortText = (sort: readonly SortKey[]): string => sort.map((k) => `${k.desc ? '-' : ''}${k.field}`).join(',');
 
-const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 12);
+const digest = (text: string) => hash('sha256', text, 'base64url').slice(0, 12);
 
 /**
  * A cursor: the sort values and id of a page's last record, bound to the collection and the sort, with a digest that

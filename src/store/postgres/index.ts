@@ -98,14 +98,14 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   return store;
 }
 
-/** A statement as a prepared one (named by its text: pool.ts), made once per text. */
+/** A statement as a prepared one (named by its text: pool.ts), made once per text; rows as arrays (the core reads them in select order). */
 const statements = new Map<string, Statement>();
 const preparedOf = (text: string) => {
   let statement = statements.get(text);
-  if (!statement) statements.set(text, (statement = prepared(text)));
+  if (!statement) statements.set(text, (statement = prepared(text, 'array')));
   return statement;
 };
-const on = (db: Queryable): Run => (compiled, parameters) => db.query<Row>(compiled.prepare ? preparedOf(compiled.sql) : compiled.sql, parameters);
+const on = (db: Queryable): Run => (compiled, parameters) => db.query<never>(compiled.prepare ? preparedOf(compiled.sql) : ({ text: compiled.sql, rowMode: 'array' } as Statement), parameters);
 
 type Tables = readonly { table: TableSql; inserts: PgInserts<Row & { id: number }> }[];
 
