@@ -13,10 +13,7 @@ export type Run = (statement: Compiled, parameters: unknown[]) => MaybePromise<(
 export interface Database {
   /** Runs a read on committed data (in keyed work: on the work's own connection). */
   read: Run;
-  /**
-   * Runs `work` as one atomic write (in the writer's batch, or a transaction with a deadline): what it reads with `run`
-   * cannot change before it writes. `afterCommit` runs with the result once committed, never when rolled back.
-   */
+  /** Runs `work` as one atomic write (what it reads with `run` cannot change before it writes); `afterCommit` once committed. */
   write<R>(work: (run: Run) => MaybePromise<R>, afterCommit?: (result: R) => void): Promise<R>;
   /** Stores a new record (its written columns' values, lower-cased copies included) with the next id; answers its row. */
   create(table: TableSql, values: Row): Promise<Row | unknown[]>;
@@ -44,13 +41,12 @@ export class SqlCollection<T extends { id: number }> implements Collection<T> {
   protected record(row: Row | unknown[], from = 0): T {
     const { columns, shape } = this.table.def;
     const decodes = this.table.dialect.decodes;
-    const values = Array.isArray(row) ? row : undefined;
-    const record: Row = { id: values ? values[from] : (row as Row).id };
-    for (let i = 0; i < columns.length; i += 1) {
-      const c = columns[i];
-      const value = values ? values[from + 1 + i] : (row as Row)[c.field];
+    const at = Array.isArray(row) ? (i: number) => row[from + i] : (i: number) => row[i === 0 ? 'id' : columns[i - 1].field];
+    const record: Row = { id: at(0) };
+    columns.forEach((c, i) => {
+      const value = at(i + 1);
       record[c.field] = !decodes || value === null ? value : c.kind === 'boolean' ? value === 1 : c.kind === 'json' ? JSON.parse(value as string) : value;
-    }
+    });
     return (shape ? shape(record) : record) as T;
   }
 
@@ -77,7 +73,7 @@ export class SqlCollection<T extends { id: number }> implements Collection<T> {
     const plan = this.table.plan(query, query.after === undefined, size);
     return then(this.db.read(plan.first, bindings(plan.first, plan.values)), (rows): ListResult<T> => {
       // The first row holds the total and the version, the others a record each (after their place in the answer).
-      const meta = rows[0];
+      const meta = rows[0] as Row & unknown[];
       const [total, version] = Array.isArray(meta) ? [Number(meta.at(-2)), String(meta.at(-1))] : [Number(meta[TOTAL]), String(meta[VERSION])];
       const items: T[] = new Array(rows.length - 1);
       for (let i = 1; i < rows.length; i += 1) items[i - 1] = this.record(rows[i], 1);

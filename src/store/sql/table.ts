@@ -30,8 +30,6 @@ export function bindings(statement: Compiled, values: readonly unknown[]): unkno
 
 /** The meta columns of a list's first statement: the list's total and the collection's version. */
 export const TOTAL = '_total';
-/** A record's place in the first statement's answer (0: the row of the total and version). */
-const ORDER = '_n';
 export const VERSION = '_version';
 
 /** What a store adds to a list's first statement: the collection's record count and version, as SQL (scalar subqueries). */
@@ -125,10 +123,8 @@ export class TableSql {
       const records = page(where).limit(limit as number).offset(offset as number);
       // One row with the total and the version (its record columns NULL), then the records, numbered in order.
       const nulls = sql.join([ID, ...this.def.columns].map((c) => sql`NULL${sql.raw(this.dialect.name === 'postgres' ? `::${c.type}` : '')} AS ${sql.ref(c.field)}`));
-      return this.raw(
-        sql`SELECT 0 AS ${sql.ref(ORDER)}, ${nulls}, ${total} AS ${sql.ref(TOTAL)}, ${this.stats.version(this.def.name)} AS ${sql.ref(VERSION)}
-          UNION ALL SELECT row_number() OVER (ORDER BY ${orderBy(this.dialect, keys, 'p')}), p.*, NULL, NULL FROM (${records}) AS p ORDER BY 1`,
-      );
+      return this.raw(sql`SELECT 0 AS "_n", ${nulls}, ${total} AS ${sql.ref(TOTAL)}, ${this.stats.version(this.def.name)} AS ${sql.ref(VERSION)}
+        UNION ALL SELECT row_number() OVER (ORDER BY ${orderBy(this.dialect, keys, 'p')}), p.*, NULL, NULL FROM (${records}) AS p ORDER BY 1`);
     });
     const next = (last: Record<string, unknown>, batch: number) => {
       const more: unknown[] = [];

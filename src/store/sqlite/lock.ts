@@ -2,10 +2,8 @@ import type { Connection, Driver } from './driver';
 import { sqliteCode, StoreSetupError } from './errors';
 
 /**
- * One service process per SQLite file (docs/storage.md, "One process per file"): two would take turns on SQLite's
- * file lock, blocking their event loops, and one's Idempotency-Key "in progress" would be invisible to the other. The
- * store holds SQLite's own exclusive lock on a companion file (`<file>.lock`) from open to close: the operating
- * system drops it when the process ends, however it ends, so a crashed service restarts at once.
+ * One service process per SQLite file (docs/storage.md, "One process per file"): the store holds SQLite's own exclusive
+ * lock on a companion file (`<file>.lock`) from open to close, which the system drops when the process ends, however.
  */
 export function lockFile(driver: Driver, dataFile: string): Connection {
   const file = `${dataFile}.lock`;
