@@ -263,6 +263,13 @@ export function queryContract(makeStore: (seed: SeedData, model: ContractModel) 
       }
     });
 
+    it('when a list is read from a cursor without a limit, then it holds the rest of the list, however long', async () => {
+      for (let i = 0; i < LIST_BATCH + 40; i += 1) await store.books.create({ title: `More ${i}`, pages: 1 });
+      const everything = (await readAll(await store.books.list())) as Book[];
+      const first = await store.books.list({ limit: 3 });
+      expect(ids((await readAll(await store.books.list({ after: first.next! }))) as Book[])).toEqual(ids(everything.slice(3)));
+    });
+
     it('when a page is read with after, then it leaves the total out; with offset, after is refused', async () => {
       const first = await store.books.list({ limit: 3 });
       const second = await store.books.list({ limit: 3, after: first.next! });

@@ -83,7 +83,7 @@ export class SqlCollection<T extends { id: number }> implements Collection<T> {
           items.length = wanted;
           result.next = encodeCursor(this.name, plan.keys, items[wanted - 1] as Row);
         }
-      } else if (items.length === size && wanted > size && (query.offset ?? 0) + size < result.total!) {
+      } else if (items.length === size && wanted > size && !((query.offset ?? 0) + size >= result.total!)) {
         const read = (last: T, n: number) => {
           const next = plan.next(last as Row, n);
           return then(this.db.read(next.statement, bindings(next.statement, next.values)), (more) => more.map((row) => this.record(row)));
