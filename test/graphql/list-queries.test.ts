@@ -2,7 +2,7 @@ import { createMemoryStore } from '../../src/store/memory';
 import { loadSeed } from '../../src/store/seed';
 import { hs256, token } from '../auth/support';
 import { makeApp } from '../support/app';
-import { countingStore, makeGqlApp, type Gql } from './support';
+import { countingStore, limits, makeGqlApp, type Gql } from './support';
 
 /** docs/contract.md §7 and §12: lists as clients query them, over GraphQL. */
 
@@ -84,6 +84,16 @@ describe('Query.booksConnection (Relay cursor connection)', () => {
     const { gql } = makeGqlApp();
     const res = await gql('{ booksConnection { edges { node { id } } pageInfo { hasNextPage } } }');
     expect(res.body.data!.booksConnection).toEqual({ edges: ['1', '2', '3', '4', '5'].map((id) => ({ node: { id } })), pageInfo: { hasNextPage: false } });
+  });
+
+  it('when the rest of a list after a cursor (no first) holds more than GRAPHQL_MAX_RESULT_ITEMS, then the answer is RESULT_TOO_LARGE', async () => {
+    const { gql } = makeGqlApp({ config: limits({ maxResultItems: 3 }) });
+    const first = await gql('{ booksConnection(first: 1) { pageInfo { endCursor } } }');
+    const after = (first.body.data!.booksConnection as { pageInfo: { endCursor: string } }).pageInfo.endCursor;
+    const rest = await gql('query ($after: Cursor) { booksConnection(after: $after) { edges { node { id } } } }', { after });
+    expect(rest.body.errors?.[0].extensions?.code).toBe('RESULT_TOO_LARGE');
+    const two = await gql('query ($after: Cursor) { booksConnection(first: 2, after: $after) { edges { node { id } } } }', { after });
+    expect(two.body).toEqual({ data: { booksConnection: { edges: [{ node: { id: '2' } }, { node: { id: '3' } }] } } });
   });
 
   it('when a cursor of another list or order is given, then it is a BAD_USER_INPUT naming after, and no book is answered', async () => {

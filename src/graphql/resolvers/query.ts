@@ -12,8 +12,16 @@ import { listOf, listQuery, type ListArgs } from '../list-args';
  * is not read (src/graphql/large-answers.ts; the request is then answered with the refusal, not with this result).
  */
 async function readList<T>(page: ListResult<T>, query: ListQuery, budget: ResultBudget, at: ResultPath): Promise<T[]> {
-  const count = page.total === undefined ? page.items.length : Math.min(Math.max(page.total - (query.offset ?? 0), 0), query.limit ?? Infinity);
-  return (await budget.admitList(at, count)) ? readAll(page) : [];
+  if (page.total !== undefined || query.limit !== undefined) {
+    const count = Math.min(Math.max((page.total ?? Infinity) - (query.offset ?? 0), 0), query.limit ?? Infinity);
+    return (await budget.admitList(at, page.total === undefined ? page.items.length : count)) ? readAll(page) : [];
+  }
+  // The rest of a list after a cursor, of a length unknown until read: counted batch by batch, as nested lists are.
+  const all: T[] = [];
+  const keep = (batch: T[]) => budget.take(batch.length, at) && all.push(...batch) >= 0;
+  if (!keep(page.items)) return [];
+  if (page.rest) for await (const batch of page.rest) if (!keep(batch)) return [];
+  return all;
 }
 
 /** A list field's records: its arguments as the store's query (list-args.ts). */
