@@ -221,7 +221,7 @@ describe('docs/changing-the-contract.md, the worked example, on a copy of the pr
     const src = treeHash(path.join(dir, 'src'));
     declareFilters(dir);
     run(dir, 'npm', ['run', '--silent', 'generate']);
-    expect(readFileSync(path.join(dir, 'generated', 'openapi.ts'), 'utf8')).toMatch(/"isbn\[startsWith\]"\?: components\["schemas"\]\["FilterText"\]/);
+    expect(readFileSync(path.join(dir, 'generated', 'openapi.ts'), 'utf8')).toMatch(/"isbn\[startsWith\]"\?: components\["parameters"\]\["IsbnStartsWith"\]/);
     expect(readFileSync(path.join(dir, 'generated', 'graphql.ts'), 'utf8')).toMatch(/isbn\?: InputMaybe<StringFilter>/);
     run(dir, 'npm', ['run', '--silent', 'typecheck']);
     run(dir, process.execPath, [path.join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json']);
