@@ -89,6 +89,8 @@ export default tseslint.config(
         { types: true, rootField: true, FieldDefinition: true, DirectiveDefinition: true, EnumValueDefinition: true },
       ],
       '@graphql-eslint/no-scalar-result-type-on-mutation': 'error',
+      // Relay's connection types (a page, its edges, where it stands) are no records: they have no id.
+      '@graphql-eslint/strict-id-in-types': ['error', { exceptions: { types: ['PageInfo'], suffixes: ['Connection', 'Edge'] } }],
       // House style: one-line descriptions inline ("..."), longer ones as blocks; both are fine.
       '@graphql-eslint/description-style': 'off',
       '@graphql-eslint/require-nullable-result-in-root': 'off',

@@ -27,6 +27,7 @@ const SECTIONS = [
   'graphql',
   'scaling',
   'stores',
+  'queries',
   'before-after',
   'memory',
   'profiles',

@@ -13,7 +13,8 @@ export interface paths {
         };
         /**
          * List books
-         * @description All books in id order, or one page of them with `limit`/`offset`.
+         * @description All books in id order, or the books the filters select (`title`, `pages`), in the order `sort` asks
+         *     for, whole or a page at a time (`limit` with `after`, or with `offset`).
          */
         get: operations["listBooks"];
         put?: never;
@@ -160,7 +161,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List items */
+        /**
+         * List items
+         * @description All items in id order, or those the filters select (`name`), sorted and paged as `sort`, `limit`, `after` and `offset` ask.
+         */
         get: operations["listItems"];
         put?: never;
         /**
@@ -212,7 +216,8 @@ export interface paths {
         };
         /**
          * List notes
-         * @description Notes come from the seed data; there is no create (POST is a 405).
+         * @description Notes come from the seed data; there is no create (POST is a 405). Filtered by `body`, sorted and paged as
+         *     `sort`, `limit`, `after` and `offset` ask.
          */
         get: operations["listNotes"];
         put?: never;
@@ -259,7 +264,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List tasks */
+        /**
+         * List tasks
+         * @description All tasks in id order, or those the filters select (`title`, `done`), sorted and paged as `sort`, `limit`, `after` and `offset` ask.
+         */
         get: operations["listTasks"];
         put?: never;
         /**
@@ -313,7 +321,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List todos */
+        /**
+         * List todos
+         * @description All todos in id order, or those the filters select (`text`, `done`), sorted and paged as `sort`, `limit`, `after` and `offset` ask.
+         */
         get: operations["listTodos"];
         put?: never;
         /**
@@ -356,6 +367,8 @@ export interface components {
             /** @description A human-readable message. */
             error: string;
         };
+        /** @description A text value to filter by; no NUL character and no unpaired surrogate (as `Text`). */
+        FilterText: string;
         Greeting: {
             greeting: string;
             /** @description The language code that matched, lower case. */
@@ -883,6 +896,40 @@ export interface components {
     };
     parameters: {
         /**
+         * @description The cursor of the page to read: records after the last one of the page that gave it, in the same sort. Take
+         *     it from that page's `Link: <...>; rel="next"` (it comes with `limit`, the filters and the sort, which must
+         *     stay as they were); it is opaque. A cursor of another list or sort, or one changed in any way, is a 400.
+         *     Cannot be combined with `offset`.
+         */
+        After: string;
+        /** @description Only records whose `body` contains this text, ignoring case (both lower-cased as Unicode defines it); may scan the whole collection. */
+        BodyContains: components["schemas"]["FilterText"];
+        /** @description Only records whose `body` equals this value. */
+        BodyEq: components["schemas"]["FilterText"];
+        /** @description Only records whose `body` is greater than this value, comparing by Unicode code point. */
+        BodyGt: components["schemas"]["FilterText"];
+        /** @description Only records whose `body` is greater than or equal to this value, comparing by Unicode code point. */
+        BodyGte: components["schemas"]["FilterText"];
+        /** @description Only records whose `body` is one of these comma-separated values (at most `QUERY_MAX_IN_VALUES`, 100 by default). */
+        BodyIn: components["schemas"]["FilterText"][];
+        /** @description Only records whose `body` is less than this value, comparing by Unicode code point. */
+        BodyLt: components["schemas"]["FilterText"];
+        /** @description Only records whose `body` is less than or equal to this value, comparing by Unicode code point. */
+        BodyLte: components["schemas"]["FilterText"];
+        /** @description Only records whose `body` differs from this value. */
+        BodyNe: components["schemas"]["FilterText"];
+        /** @description Only records whose `body` starts with this text, ignoring case (both lower-cased as Unicode defines it). */
+        BodyStartsWith: components["schemas"]["FilterText"];
+        /**
+         * @description Sort keys, comma-separated, applied in order: a field for ascending, `-field` for descending (`-title`). Text
+         *     sorts by Unicode code point; `id` ascending breaks ties, and is the order without `sort`.
+         */
+        BookSort: ("title" | "-title" | "pages" | "-pages")[];
+        /** @description Only records whose `done` equals this value. */
+        DoneEq: boolean;
+        /** @description Only records whose `done` differs from this value. */
+        DoneNe: boolean;
+        /**
          * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
          *     a 400.
          * @example 1
@@ -924,15 +971,104 @@ export interface components {
          */
         IfNoneMatch: string;
         /**
-         * @description Page size, 1 to 1000. Without `limit` and `offset` the whole collection is returned.
+         * @description Sort keys, comma-separated, applied in order: a field for ascending, `-field` for descending (`-name`). Text
+         *     sorts by Unicode code point; `id` ascending breaks ties, and is the order without `sort`.
+         */
+        ItemSort: ("name" | "-name")[];
+        /**
+         * @description Page size, 1 to 1000. Without `offset`, the page is a cursor page: its `Link` `next` carries
+         *     `after`. Without `limit` and `offset` the whole (filtered, sorted) list is returned.
          * @example 10
          */
         Limit: number;
+        /** @description Only records whose `name` contains this text, ignoring case (both lower-cased as Unicode defines it); may scan the whole collection. */
+        NameContains: components["schemas"]["FilterText"];
+        /** @description Only records whose `name` equals this value. */
+        NameEq: components["schemas"]["FilterText"];
+        /** @description Only records whose `name` is greater than this value, comparing by Unicode code point. */
+        NameGt: components["schemas"]["FilterText"];
+        /** @description Only records whose `name` is greater than or equal to this value, comparing by Unicode code point. */
+        NameGte: components["schemas"]["FilterText"];
+        /** @description Only records whose `name` is one of these comma-separated values (at most `QUERY_MAX_IN_VALUES`, 100 by default). */
+        NameIn: components["schemas"]["FilterText"][];
+        /** @description Only records whose `name` is less than this value, comparing by Unicode code point. */
+        NameLt: components["schemas"]["FilterText"];
+        /** @description Only records whose `name` is less than or equal to this value, comparing by Unicode code point. */
+        NameLte: components["schemas"]["FilterText"];
+        /** @description Only records whose `name` differs from this value. */
+        NameNe: components["schemas"]["FilterText"];
+        /** @description Only records whose `name` starts with this text, ignoring case (both lower-cased as Unicode defines it). */
+        NameStartsWith: components["schemas"]["FilterText"];
         /**
-         * @description Number of records to skip, in id order. Defaults to 0.
+         * @description Sort keys, comma-separated, applied in order: a field for ascending, `-field` for descending (`-body`). Text
+         *     sorts by Unicode code point; `id` ascending breaks ties, and is the order without `sort`.
+         */
+        NoteSort: ("body" | "-body")[];
+        /**
+         * @description Number of records to skip, in the list's order (id order without `sort`). Defaults to 0.
          * @example 0
          */
         Offset: number;
+        /** @description Only records whose `pages` equals this value. */
+        PagesEq: components["schemas"]["Pages"];
+        /** @description Only records whose `pages` is greater than this value. */
+        PagesGt: components["schemas"]["Pages"];
+        /** @description Only records whose `pages` is greater than or equal to this value. */
+        PagesGte: components["schemas"]["Pages"];
+        /** @description Only records whose `pages` is one of these comma-separated values (at most `QUERY_MAX_IN_VALUES`, 100 by default). */
+        PagesIn: components["schemas"]["Pages"][];
+        /** @description Only records whose `pages` is less than this value. */
+        PagesLt: components["schemas"]["Pages"];
+        /** @description Only records whose `pages` is less than or equal to this value. */
+        PagesLte: components["schemas"]["Pages"];
+        /** @description Only records whose `pages` differs from this value. */
+        PagesNe: components["schemas"]["Pages"];
+        /**
+         * @description Sort keys, comma-separated, applied in order: a field for ascending, `-field` for descending (`-title`). Text
+         *     sorts by Unicode code point; `id` ascending breaks ties, and is the order without `sort`.
+         */
+        TaskSort: ("title" | "-title" | "done" | "-done")[];
+        /** @description Only records whose `text` contains this text, ignoring case (both lower-cased as Unicode defines it); may scan the whole collection. */
+        TextContains: components["schemas"]["FilterText"];
+        /** @description Only records whose `text` equals this value. */
+        TextEq: components["schemas"]["FilterText"];
+        /** @description Only records whose `text` is greater than this value, comparing by Unicode code point. */
+        TextGt: components["schemas"]["FilterText"];
+        /** @description Only records whose `text` is greater than or equal to this value, comparing by Unicode code point. */
+        TextGte: components["schemas"]["FilterText"];
+        /** @description Only records whose `text` is one of these comma-separated values (at most `QUERY_MAX_IN_VALUES`, 100 by default). */
+        TextIn: components["schemas"]["FilterText"][];
+        /** @description Only records whose `text` is less than this value, comparing by Unicode code point. */
+        TextLt: components["schemas"]["FilterText"];
+        /** @description Only records whose `text` is less than or equal to this value, comparing by Unicode code point. */
+        TextLte: components["schemas"]["FilterText"];
+        /** @description Only records whose `text` differs from this value. */
+        TextNe: components["schemas"]["FilterText"];
+        /** @description Only records whose `text` starts with this text, ignoring case (both lower-cased as Unicode defines it). */
+        TextStartsWith: components["schemas"]["FilterText"];
+        /** @description Only records whose `title` contains this text, ignoring case (both lower-cased as Unicode defines it); may scan the whole collection. */
+        TitleContains: components["schemas"]["FilterText"];
+        /** @description Only records whose `title` equals this value. */
+        TitleEq: components["schemas"]["FilterText"];
+        /** @description Only records whose `title` is greater than this value, comparing by Unicode code point. */
+        TitleGt: components["schemas"]["FilterText"];
+        /** @description Only records whose `title` is greater than or equal to this value, comparing by Unicode code point. */
+        TitleGte: components["schemas"]["FilterText"];
+        /** @description Only records whose `title` is one of these comma-separated values (at most `QUERY_MAX_IN_VALUES`, 100 by default). */
+        TitleIn: components["schemas"]["FilterText"][];
+        /** @description Only records whose `title` is less than this value, comparing by Unicode code point. */
+        TitleLt: components["schemas"]["FilterText"];
+        /** @description Only records whose `title` is less than or equal to this value, comparing by Unicode code point. */
+        TitleLte: components["schemas"]["FilterText"];
+        /** @description Only records whose `title` differs from this value. */
+        TitleNe: components["schemas"]["FilterText"];
+        /** @description Only records whose `title` starts with this text, ignoring case (both lower-cased as Unicode defines it). */
+        TitleStartsWith: components["schemas"]["FilterText"];
+        /**
+         * @description Sort keys, comma-separated, applied in order: a field for ascending, `-field` for descending (`-text`). Text
+         *     sorts by Unicode code point; `id` ascending breaks ties, and is the order without `sort`.
+         */
+        TodoSort: ("text" | "-text" | "done" | "-done")[];
     };
     requestBodies: never;
     headers: {
@@ -950,7 +1086,8 @@ export interface components {
          */
         IdempotentReplayed: "true";
         /**
-         * @description RFC 8288 links to the next and previous pages, when paginating.
+         * @description RFC 8288 links to the next page (a cursor page: with `after`; an offset page: by offset) and, for an
+         *     offset page, the previous one, with the same filters, sort and `limit`.
          * @example </books?limit=10&offset=10>; rel="next"
          */
         Link: string;
@@ -970,7 +1107,8 @@ export interface components {
          */
         WWWAuthenticate: string;
         /**
-         * @description Number of records in the whole collection.
+         * @description Number of records in the whole list, its filters applied, whatever the page. Absent on a page
+         *     reached with `after`.
          * @example 3
          */
         XTotalCount: number;
@@ -983,15 +1121,60 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page size, 1 to 1000. Without `limit` and `offset` the whole collection is returned.
+                 * @description The cursor of the page to read: records after the last one of the page that gave it, in the same sort. Take
+                 *     it from that page's `Link: <...>; rel="next"` (it comes with `limit`, the filters and the sort, which must
+                 *     stay as they were); it is opaque. A cursor of another list or sort, or one changed in any way, is a 400.
+                 *     Cannot be combined with `offset`.
+                 */
+                after?: components["parameters"]["After"];
+                /**
+                 * @description Page size, 1 to 1000. Without `offset`, the page is a cursor page: its `Link` `next` carries
+                 *     `after`. Without `limit` and `offset` the whole (filtered, sorted) list is returned.
                  * @example 10
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description Number of records to skip, in id order. Defaults to 0.
+                 * @description Number of records to skip, in the list's order (id order without `sort`). Defaults to 0.
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
+                /** @description Only records whose `pages` equals this value. */
+                pages?: components["parameters"]["PagesEq"];
+                /** @description Only records whose `pages` is greater than this value. */
+                "pages[gt]"?: components["parameters"]["PagesGt"];
+                /** @description Only records whose `pages` is greater than or equal to this value. */
+                "pages[gte]"?: components["parameters"]["PagesGte"];
+                /** @description Only records whose `pages` is one of these comma-separated values (at most `QUERY_MAX_IN_VALUES`, 100 by default). */
+                "pages[in]"?: components["parameters"]["PagesIn"];
+                /** @description Only records whose `pages` is less than this value. */
+                "pages[lt]"?: components["parameters"]["PagesLt"];
+                /** @description Only records whose `pages` is less than or equal to this value. */
+                "pages[lte]"?: components["parameters"]["PagesLte"];
+                /** @description Only records whose `pages` differs from this value. */
+                "pages[ne]"?: components["parameters"]["PagesNe"];
+                /**
+                 * @description Sort keys, comma-separated, applied in order: a field for ascending, `-field` for descending (`-title`). Text
+                 *     sorts by Unicode code point; `id` ascending breaks ties, and is the order without `sort`.
+                 */
+                sort?: components["parameters"]["BookSort"];
+                /** @description Only records whose `title` equals this value. */
+                title?: components["parameters"]["TitleEq"];
+                /** @description Only records whose `title` contains this text, ignoring case (both lower-cased as Unicode defines it); may scan the whole collection. */
+                "title[contains]"?: components["parameters"]["TitleContains"];
+                /** @description Only records whose `title` is greater than this value, comparing by Unicode code point. */
+                "title[gt]"?: components["parameters"]["TitleGt"];
+                /** @description Only records whose `title` is greater than or equal to this value, comparing by Unicode code point. */
+                "title[gte]"?: components["parameters"]["TitleGte"];
+                /** @description Only records whose `title` is one of these comma-separated values (at most `QUERY_MAX_IN_VALUES`, 100 by default). */
+                "title[in]"?: components["parameters"]["TitleIn"];
+                /** @description Only records whose `title` is less than this value, comparing by Unicode code point. */
+                "title[lt]"?: components["parameters"]["TitleLt"];
+                /** @description Only records whose `title` is less than or equal to this value, comparing by Unicode code point. */
+                "title[lte]"?: components["parameters"]["TitleLte"];
+                /** @description Only records whose `title` differs from this value. */
+                "title[ne]"?: components["parameters"]["TitleNe"];
+                /** @description Only records whose `title` starts with this text, ignoring case (both lower-cased as Unicode defines it). */
+                "title[startsWith]"?: components["parameters"]["TitleStartsWith"];
             };
             header?: {
                 /**
@@ -1442,15 +1625,46 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page size, 1 to 1000. Without `limit` and `offset` the whole collection is returned.
+                 * @description The cursor of the page to read: records after the last one of the page that gave it, in the same sort. Take
+                 *     it from that page's `Link: <...>; rel="next"` (it comes with `limit`, the filters and the sort, which must
+                 *     stay as they were); it is opaque. A cursor of another list or sort, or one changed in any way, is a 400.
+                 *     Cannot be combined with `offset`.
+                 */
+                after?: components["parameters"]["After"];
+                /**
+                 * @description Page size, 1 to 1000. Without `offset`, the page is a cursor page: its `Link` `next` carries
+                 *     `after`. Without `limit` and `offset` the whole (filtered, sorted) list is returned.
                  * @example 10
                  */
                 limit?: components["parameters"]["Limit"];
+                /** @description Only records whose `name` equals this value. */
+                name?: components["parameters"]["NameEq"];
+                /** @description Only records whose `name` contains this text, ignoring case (both lower-cased as Unicode defines it); may scan the whole collection. */
+                "name[contains]"?: components["parameters"]["NameContains"];
+                /** @description Only records whose `name` is greater than this value, comparing by Unicode code point. */
+                "name[gt]"?: components["parameters"]["NameGt"];
+                /** @description Only records whose `name` is greater than or equal to this value, comparing by Unicode code point. */
+                "name[gte]"?: components["parameters"]["NameGte"];
+                /** @description Only records whose `name` is one of these comma-separated values (at most `QUERY_MAX_IN_VALUES`, 100 by default). */
+                "name[in]"?: components["parameters"]["NameIn"];
+                /** @description Only records whose `name` is less than this value, comparing by Unicode code point. */
+                "name[lt]"?: components["parameters"]["NameLt"];
+                /** @description Only records whose `name` is less than or equal to this value, comparing by Unicode code point. */
+                "name[lte]"?: components["parameters"]["NameLte"];
+                /** @description Only records whose `name` differs from this value. */
+                "name[ne]"?: components["parameters"]["NameNe"];
+                /** @description Only records whose `name` starts with this text, ignoring case (both lower-cased as Unicode defines it). */
+                "name[startsWith]"?: components["parameters"]["NameStartsWith"];
                 /**
-                 * @description Number of records to skip, in id order. Defaults to 0.
+                 * @description Number of records to skip, in the list's order (id order without `sort`). Defaults to 0.
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
+                /**
+                 * @description Sort keys, comma-separated, applied in order: a field for ascending, `-field` for descending (`-name`). Text
+                 *     sorts by Unicode code point; `id` ascending breaks ties, and is the order without `sort`.
+                 */
+                sort?: components["parameters"]["ItemSort"];
             };
             header?: {
                 /**
@@ -1698,15 +1912,46 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page size, 1 to 1000. Without `limit` and `offset` the whole collection is returned.
+                 * @description The cursor of the page to read: records after the last one of the page that gave it, in the same sort. Take
+                 *     it from that page's `Link: <...>; rel="next"` (it comes with `limit`, the filters and the sort, which must
+                 *     stay as they were); it is opaque. A cursor of another list or sort, or one changed in any way, is a 400.
+                 *     Cannot be combined with `offset`.
+                 */
+                after?: components["parameters"]["After"];
+                /** @description Only records whose `body` equals this value. */
+                body?: components["parameters"]["BodyEq"];
+                /** @description Only records whose `body` contains this text, ignoring case (both lower-cased as Unicode defines it); may scan the whole collection. */
+                "body[contains]"?: components["parameters"]["BodyContains"];
+                /** @description Only records whose `body` is greater than this value, comparing by Unicode code point. */
+                "body[gt]"?: components["parameters"]["BodyGt"];
+                /** @description Only records whose `body` is greater than or equal to this value, comparing by Unicode code point. */
+                "body[gte]"?: components["parameters"]["BodyGte"];
+                /** @description Only records whose `body` is one of these comma-separated values (at most `QUERY_MAX_IN_VALUES`, 100 by default). */
+                "body[in]"?: components["parameters"]["BodyIn"];
+                /** @description Only records whose `body` is less than this value, comparing by Unicode code point. */
+                "body[lt]"?: components["parameters"]["BodyLt"];
+                /** @description Only records whose `body` is less than or equal to this value, comparing by Unicode code point. */
+                "body[lte]"?: components["parameters"]["BodyLte"];
+                /** @description Only records whose `body` differs from this value. */
+                "body[ne]"?: components["parameters"]["BodyNe"];
+                /** @description Only records whose `body` starts with this text, ignoring case (both lower-cased as Unicode defines it). */
+                "body[startsWith]"?: components["parameters"]["BodyStartsWith"];
+                /**
+                 * @description Page size, 1 to 1000. Without `offset`, the page is a cursor page: its `Link` `next` carries
+                 *     `after`. Without `limit` and `offset` the whole (filtered, sorted) list is returned.
                  * @example 10
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description Number of records to skip, in id order. Defaults to 0.
+                 * @description Number of records to skip, in the list's order (id order without `sort`). Defaults to 0.
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
+                /**
+                 * @description Sort keys, comma-separated, applied in order: a field for ascending, `-field` for descending (`-body`). Text
+                 *     sorts by Unicode code point; `id` ascending breaks ties, and is the order without `sort`.
+                 */
+                sort?: components["parameters"]["NoteSort"];
             };
             header?: {
                 /**
@@ -1968,15 +2213,50 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page size, 1 to 1000. Without `limit` and `offset` the whole collection is returned.
+                 * @description The cursor of the page to read: records after the last one of the page that gave it, in the same sort. Take
+                 *     it from that page's `Link: <...>; rel="next"` (it comes with `limit`, the filters and the sort, which must
+                 *     stay as they were); it is opaque. A cursor of another list or sort, or one changed in any way, is a 400.
+                 *     Cannot be combined with `offset`.
+                 */
+                after?: components["parameters"]["After"];
+                /** @description Only records whose `done` equals this value. */
+                done?: components["parameters"]["DoneEq"];
+                /** @description Only records whose `done` differs from this value. */
+                "done[ne]"?: components["parameters"]["DoneNe"];
+                /**
+                 * @description Page size, 1 to 1000. Without `offset`, the page is a cursor page: its `Link` `next` carries
+                 *     `after`. Without `limit` and `offset` the whole (filtered, sorted) list is returned.
                  * @example 10
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description Number of records to skip, in id order. Defaults to 0.
+                 * @description Number of records to skip, in the list's order (id order without `sort`). Defaults to 0.
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
+                /**
+                 * @description Sort keys, comma-separated, applied in order: a field for ascending, `-field` for descending (`-title`). Text
+                 *     sorts by Unicode code point; `id` ascending breaks ties, and is the order without `sort`.
+                 */
+                sort?: components["parameters"]["TaskSort"];
+                /** @description Only records whose `title` equals this value. */
+                title?: components["parameters"]["TitleEq"];
+                /** @description Only records whose `title` contains this text, ignoring case (both lower-cased as Unicode defines it); may scan the whole collection. */
+                "title[contains]"?: components["parameters"]["TitleContains"];
+                /** @description Only records whose `title` is greater than this value, comparing by Unicode code point. */
+                "title[gt]"?: components["parameters"]["TitleGt"];
+                /** @description Only records whose `title` is greater than or equal to this value, comparing by Unicode code point. */
+                "title[gte]"?: components["parameters"]["TitleGte"];
+                /** @description Only records whose `title` is one of these comma-separated values (at most `QUERY_MAX_IN_VALUES`, 100 by default). */
+                "title[in]"?: components["parameters"]["TitleIn"];
+                /** @description Only records whose `title` is less than this value, comparing by Unicode code point. */
+                "title[lt]"?: components["parameters"]["TitleLt"];
+                /** @description Only records whose `title` is less than or equal to this value, comparing by Unicode code point. */
+                "title[lte]"?: components["parameters"]["TitleLte"];
+                /** @description Only records whose `title` differs from this value. */
+                "title[ne]"?: components["parameters"]["TitleNe"];
+                /** @description Only records whose `title` starts with this text, ignoring case (both lower-cased as Unicode defines it). */
+                "title[startsWith]"?: components["parameters"]["TitleStartsWith"];
             };
             header?: {
                 /**
@@ -2298,15 +2578,50 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page size, 1 to 1000. Without `limit` and `offset` the whole collection is returned.
+                 * @description The cursor of the page to read: records after the last one of the page that gave it, in the same sort. Take
+                 *     it from that page's `Link: <...>; rel="next"` (it comes with `limit`, the filters and the sort, which must
+                 *     stay as they were); it is opaque. A cursor of another list or sort, or one changed in any way, is a 400.
+                 *     Cannot be combined with `offset`.
+                 */
+                after?: components["parameters"]["After"];
+                /** @description Only records whose `done` equals this value. */
+                done?: components["parameters"]["DoneEq"];
+                /** @description Only records whose `done` differs from this value. */
+                "done[ne]"?: components["parameters"]["DoneNe"];
+                /**
+                 * @description Page size, 1 to 1000. Without `offset`, the page is a cursor page: its `Link` `next` carries
+                 *     `after`. Without `limit` and `offset` the whole (filtered, sorted) list is returned.
                  * @example 10
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description Number of records to skip, in id order. Defaults to 0.
+                 * @description Number of records to skip, in the list's order (id order without `sort`). Defaults to 0.
                  * @example 0
                  */
                 offset?: components["parameters"]["Offset"];
+                /**
+                 * @description Sort keys, comma-separated, applied in order: a field for ascending, `-field` for descending (`-text`). Text
+                 *     sorts by Unicode code point; `id` ascending breaks ties, and is the order without `sort`.
+                 */
+                sort?: components["parameters"]["TodoSort"];
+                /** @description Only records whose `text` equals this value. */
+                text?: components["parameters"]["TextEq"];
+                /** @description Only records whose `text` contains this text, ignoring case (both lower-cased as Unicode defines it); may scan the whole collection. */
+                "text[contains]"?: components["parameters"]["TextContains"];
+                /** @description Only records whose `text` is greater than this value, comparing by Unicode code point. */
+                "text[gt]"?: components["parameters"]["TextGt"];
+                /** @description Only records whose `text` is greater than or equal to this value, comparing by Unicode code point. */
+                "text[gte]"?: components["parameters"]["TextGte"];
+                /** @description Only records whose `text` is one of these comma-separated values (at most `QUERY_MAX_IN_VALUES`, 100 by default). */
+                "text[in]"?: components["parameters"]["TextIn"];
+                /** @description Only records whose `text` is less than this value, comparing by Unicode code point. */
+                "text[lt]"?: components["parameters"]["TextLt"];
+                /** @description Only records whose `text` is less than or equal to this value, comparing by Unicode code point. */
+                "text[lte]"?: components["parameters"]["TextLte"];
+                /** @description Only records whose `text` differs from this value. */
+                "text[ne]"?: components["parameters"]["TextNe"];
+                /** @description Only records whose `text` starts with this text, ignoring case (both lower-cased as Unicode defines it). */
+                "text[startsWith]"?: components["parameters"]["TextStartsWith"];
             };
             header?: {
                 /**

@@ -30,6 +30,8 @@ export interface Config {
   dbQueueLimit: number;
   /** Longest wait for a connection (ms); then 503 "Server busy". */
   dbQueueTimeoutMs: number;
+  /** Bounds on a list query: most values of one `in` filter, most filters per request (src/store/query.ts). */
+  queryLimits: { inValues: number; filters: number };
   /** Validate every response against openapi.yaml (on in tests; a drifting response becomes a 500). */
   validateResponses: boolean;
   /** Operations with no handler and GraphQL fields with no resolver answer mocked values from the contract (src/mock/) instead of stopping the start. */
@@ -278,6 +280,7 @@ export function loadConfig(env: Env = process.env): Config {
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000),
     dbQueueLimit: integer(env, 'DB_QUEUE_LIMIT', 1000, 0, 1000000),
     dbQueueTimeoutMs: integer(env, 'DB_QUEUE_TIMEOUT_MS', 10000, 1, 600000),
+    queryLimits: { inValues: integer(env, 'QUERY_MAX_IN_VALUES', 100, 1, 10000), filters: integer(env, 'QUERY_MAX_FILTERS', 10, 1, 1000) },
     validateResponses: bool(env, 'VALIDATE_RESPONSES', false),
     mockUnimplemented: bool(env, 'MOCK_UNIMPLEMENTED', false),
     graphql: {

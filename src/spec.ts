@@ -45,3 +45,10 @@ export function loadOpenApi(file = openapiPath): OpenApiDocument {
 export function loadGraphqlSdl(file = graphqlSchemaPath): string {
   return readFileSync(file, 'utf8');
 }
+
+/** What a local `$ref` (`#/components/parameters/Limit`) points at in `doc`; undefined when nothing is there. */
+export function resolveRef(doc: object, ref: string): unknown {
+  let target: unknown = doc;
+  for (const part of ref.replace(/^#\//, '').split('/')) target = (target as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  return target;
+}

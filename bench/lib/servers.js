@@ -163,8 +163,8 @@ function spawnPinned(cpu, nodeArgs, script, env, stdout = 'ignore') {
   return spawnCommand(cpu, process.execPath, [...nodeArgs, script], env, stdout);
 }
 
-async function waitReady(url, child, stderr) {
-  const deadline = Date.now() + 20000;
+async function waitReady(url, child, stderr, timeoutMs = 20000) {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}: ${stderr().slice(-500)}`);
     try {
@@ -176,29 +176,29 @@ async function waitReady(url, child, stderr) {
     }
     await sleep(100);
   }
-  throw new Error(`not ready after 20 s: ${stderr().slice(-500)}`);
+  throw new Error(`not ready after ${timeoutMs / 1000} s: ${stderr().slice(-500)}`);
 }
 
 /**
  * Starts one server. `kind` is a key of KINDS; the environment is built from scratch so the
  * service runs with its defaults (plus LOG_LEVEL=info, stdout to /dev/null).
  */
-async function startServer(kind, { seedFile, cpu, nodeArgs = [], extraEnv = {}, script, label }) {
+async function startServer(kind, { seedFile, cpu, nodeArgs = [], extraEnv = {}, script, label, readyTimeoutMs }) {
   // `script`/`label` override the kind's (bench/compare.js starts other builds of the service).
   const def = { ...KINDS[kind], ...(script && { script }), ...(label && { label }) };
   const port = await freePort();
   // NODE_ENV=production for every server, as `npm start` runs this service (graphql-js and Yoga skip
   // their development checks; express and json-server behave the same either way).
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', SEED: seedFile, ...def.env, ...extraEnv };
-  const server = await startProcess({ label: def.label, command: process.execPath, args: [...nodeArgs, def.script], env, cpu, port, ready: def.ready });
+  const server = await startProcess({ label: def.label, command: process.execPath, args: [...nodeArgs, def.script], env, cpu, port, ready: def.ready, readyTimeoutMs });
   return { kind, ...server };
 }
 
 /**
  * Starts any server process (`command args`, pinned to `cpu` when given) that listens on 127.0.0.1:`port`,
- * and waits until `ready` (a path) answers below 500.
+ * and waits until `ready` (a path) answers below 500 (for `readyTimeoutMs`, 20 s by default: a large seed takes longer).
  */
-async function startProcess({ label, command, args, env, cpu, port, ready }) {
+async function startProcess({ label, command, args, env, cpu, port, ready, readyTimeoutMs }) {
   const child = spawnCommand(cpu, command, args, env);
   let err = '';
   child.stderr.on('data', (d) => {
@@ -206,7 +206,7 @@ async function startProcess({ label, command, args, env, cpu, port, ready }) {
   });
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitReady(url + ready, child, () => err);
+    await waitReady(url + ready, child, () => err, readyTimeoutMs);
   } catch (e) {
     child.kill('SIGKILL');
     throw new Error(`${label} did not start: ${e.message}`);

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from '../logger';
 import { OverloadedError, StorageUnavailableError } from '../store/errors';
+import { QueryError } from '../store/query';
 import { OUTCOME_UNKNOWN, OUTCOME_UNKNOWN_REPEATABLE } from './idempotency';
 import type { ErrorFormat } from './spec-routes';
 import { sendJson, sendText, TEXT_TYPE } from './send';
@@ -52,6 +53,10 @@ function toApiError(err: unknown, method = 'GET'): { error: ApiError; unexpected
   // Load shed: storage is up but this request could not get a connection in time. Also a 503, said plainly.
   if (err instanceof OverloadedError) {
     return { error: new ApiError(503, BUSY_MESSAGE, undefined, { 'Retry-After': '1' }), unexpected: false };
+  }
+  // A list query the contract does not allow (a cursor of another list, over a limit): 400 naming the parameter.
+  if (err instanceof QueryError) {
+    return { error: new ApiError(400, `Invalid request: ${err.message}`, [{ path: `/query/${err.parameter}`, message: err.message }]), unexpected: false };
   }
   if (isValidatorError(err)) {
     const { status, message, details } = validatorRefusal(err);

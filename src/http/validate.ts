@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenApiDocument } from '../spec';
+import { bracketParams, takeBracketParams, withoutBracketParams } from './bracket-params';
 import { chain } from './phases';
 import type { Phase, RouteMatch } from './request-state';
 import type { OperationInfo } from './spec-routes';
@@ -14,7 +15,17 @@ import type { OperationInfo } from './spec-routes';
  * a document that fails the check fails every request with the validator's error.
  */
 export function requestValidation(openapi: OpenApiDocument): Phase {
-  return validatorAfterMatch(OpenApiValidator.middleware(options(openapi)) as RequestHandler[]);
+  const validator = validatorAfterMatch(OpenApiValidator.middleware(options(withoutBracketParams(openapi))) as RequestHandler[]);
+  const brackets = bracketParams(openapi);
+  // Bracketed query parameters (list filters) are checked by the service, around the validator (./bracket-params.ts).
+  return (state, done) => {
+    const taken = takeBracketParams(state.req, state.operation && brackets.get(state.operation.operationId));
+    if (!taken) return validator(state, done);
+    validator(state, (err?: unknown) => {
+      if (err == null) Object.assign(state.req.query, taken);
+      done(err);
+    });
+  };
 }
 
 /** The validator's options: requests checked, unknown query parameters refused. */

@@ -2,22 +2,24 @@ import { ApiError } from '../http/errors';
 import { specModel } from '../store/model';
 import type { Collection, StoredRecord } from '../store/types';
 import { removed, written } from './handlers/answers';
+import { listQuery } from './list-query';
 import { listResult } from './pagination';
 import type { Handler, OperationId, Precondition, RestContext } from './types';
 
 /** What the collection's handlers read of their input: the same for every collection, typed by the operations they serve. */
 interface Input {
   params: { id: number };
-  query: { limit?: number; offset?: number };
+  query: Record<string, unknown>;
   body: object;
   path: string;
+  search: string;
   precondition?: Precondition;
 }
 type AnyHandler = (input: Input, ctx: RestContext) => Promise<unknown>;
 
 /** The operations of one collection with this service's conventions, by what each does. */
 export interface CollectionOperations {
-  /** GET /{name}: the records in id order, or a page of them. */
+  /** GET /{name}: the records in id order, or those its filters select in its sort, whole or a page of them. */
   list?: OperationId;
   /** POST /{name}: a new record from the request body; 201 with the record (and `Location` where the spec declares it). */
   create?: OperationId;
@@ -48,7 +50,10 @@ export function collectionHandlers<const O extends CollectionOperations>(name: s
   // The store shows each collection of the contract under its name (src/store/collections.ts): one property read.
   const of = (store: object) => (store as Record<string, Collection<StoredRecord>>)[name];
   const all: Record<keyof CollectionOperations, AnyHandler> = {
-    list: async ({ query, path }, { store }) => listResult(path, query, await of(store).list(query)),
+    list: async ({ query, path, search }, { store }) => {
+      const asked = listQuery(query);
+      return listResult(path, search, asked, await of(store).list(asked));
+    },
     create: async ({ body }, { store }) => ({ status: 201, body: await of(store).create(body) }),
     get: async ({ params: { id } }, { store }) => ({ status: 200, body: (await of(store).get(id)) ?? notFound(id)() }),
     update: async ({ params: { id }, body, precondition }, { store }) => written(await of(store).update(id, body, precondition), notFound(id)),

@@ -4,7 +4,9 @@ import { ApiError, oneLine } from '../http/errors';
 import { IDEMPOTENCY_KEY, KEY_IN_PROGRESS, KEY_REUSED, ownedKey, requestFingerprint } from '../http/idempotency';
 import type { Outcome, Phase, RequestState } from '../http/request-state';
 import type { OperationInfo, Route, RouteTable } from '../http/routes';
-import type { Page, Store } from '../store/types';
+import type { ListQuery } from '../store/query';
+import type { Store } from '../store/types';
+import { listQuery } from './list-query';
 import { readAtOnce } from './pagination';
 import { writeJsonList } from '../http/json-stream';
 import type { MockAnswer } from '../mock/rest';
@@ -93,7 +95,7 @@ export function restPhases(routes: RouteTable, handlers: Handlers, ctx: RestCont
     };
     // A list longer than a batch is read once the connections coming in at this moment are in
     // (src/http/write-turns.ts); returned, so that a throw once started is answered as next(err).
-    const held = op.answersList && !readAtOnce(input.query as Page) ? options.turns.start() : undefined;
+    const held = op.answersList && !readAtOnce(listQuery(input.query as Record<string, unknown>)) ? options.turns.start() : undefined;
     if (held) return held.then(go);
     go();
   };
@@ -170,6 +172,7 @@ function toInput(req: Request, route: Route, raw: readonly string[], op: Operati
     body: req.body as never,
     // Mount path included, without a trailing slash, so links built from it are canonical (`/books/` is `/books`).
     path: (req.baseUrl + req.path).replace(/(.)\/+$/, '$1'),
+    search: req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '',
     // Reads are checked below, on the body they answer; writes hand the check to the store (atomic).
     precondition: pre && op.method !== 'GET' ? writePrecondition(pre, tag) : undefined,
   };
@@ -193,7 +196,7 @@ function writeResult({ res, bound, pre, head, tag, options }: Answer, result: An
   if (op.locationStatuses.includes(status)) locate(res, body);
   const tagged = body !== undefined && op.etagStatuses.includes(status);
   if (isListBody(body)) {
-    const etag = tagged ? listEtag(options.representation, op.operationId, body.result.version, body.page) : undefined;
+    const etag = tagged ? listEtag(options.representation, op.operationId, body.result.version, body.query) : undefined;
     if (etag && answeredByPrecondition(res, op, pre, etag)) return;
     if (result.headers) res.set(result.headers);
     return writeJsonList(res, status, body.result, { head, turns: options.turns, checkItem: check?.item(status) });
@@ -229,7 +232,7 @@ function answeredByPrecondition(res: Response, op: OperationInfo, pre: Precondit
 
 /** Whether a handler's body is a ListBody (rather than the JSON value itself). */
 function isListBody(body: unknown): body is ListBody<unknown> {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'result' in body && 'page' in body;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'result' in body && 'query' in body;
 }
 
 /** The `Location` of a created record, where its operation's spec declares one: the request path and the record's id. */
@@ -306,14 +309,14 @@ function isFrozenFlatRecord(value: unknown): value is object {
 
 /**
  * The strong entity tag of a list answer, without its body: the collection's version (which every write
- * changes, src/store/types.ts ListResult), the page's bounds, the operation, and `representation` (what
+ * changes, src/store/types.ts ListResult), everything that selects the list (filters, sort, page, cursor), the operation, and `representation` (what
  * the service version and its spec make of a record: a deployment that changes them changes every tag).
  * The same for GET and HEAD; a write to the collection changes it. A list read in batches may show, in its
  * later batches, a write that landed while it was written: it keeps the tag of the version it began with, and
  * any request after that write gets a new one.
  */
-export function listEtag(representation: string, operationId: string, version: string, page: { limit?: number; offset?: number }): string {
-  return etagOfText(`${representation}\n${operationId}\n${version}\n${page.offset ?? 0}\n${page.limit ?? ''}`);
+export function listEtag(representation: string, operationId: string, version: string, query: ListQuery): string {
+  return etagOfText(`${representation}\n${operationId}\n${version}\n${JSON.stringify(query)}`);
 }
 
 export function preconditionsOf(req: Request): Preconditions | undefined {

@@ -1,7 +1,8 @@
 import type { operations } from '../../generated/openapi';
 import type { Logger } from '../logger';
 import type { Lifecycle } from '../ops/health';
-import type { ListResult, Page, Store } from '../store/types';
+import type { ListQuery } from '../store/query';
+import type { ListResult, Store } from '../store/types';
 
 /** Every operationId in openapi.yaml. */
 export type OperationId = keyof operations;
@@ -28,12 +29,12 @@ export type QueryParams<O extends OperationId> = Op<O>['parameters'] extends { q
 type ResponsesOf<O extends OperationId> = Op<O>['responses'];
 
 /**
- * A list answer as the store reads it: the page asked for and the store's result for it. The registrar
+ * A list answer as the store reads it: the query (filters, sort, page) and the store's result for it. The registrar
  * writes it batch by batch (src/http/json-stream.ts) and tags it from the collection's version, so a
  * list is never serialised whole, nor held whole when the store reads it in batches.
  */
 export interface ListBody<T> {
-  readonly page: Page;
+  readonly query: ListQuery;
   readonly result: ListResult<T>;
 }
 
@@ -69,6 +70,8 @@ export interface HandlerInput<O extends OperationId> {
   body: Body<O>;
   /** The request path, for building links (pagination, Location). */
   path: string;
+  /** The request's query string (without `?`), for links that keep its parameters. */
+  search: string;
   /**
    * On a write whose request carries If-Match / If-None-Match: a predicate on the representation a GET
    * would answer. Handlers pass it to the store's `update` / `delete` as `expect` (mapped through their

@@ -3,6 +3,7 @@ import {
   isAbstractType,
   isObjectType,
   type GraphQLNamedType,
+  type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
 import { HTTP_METHODS } from '../http/routes';
@@ -59,6 +60,15 @@ export function recordFieldsOf(model: ContractModel): Map<string, ReadonlySet<st
 }
 
 /**
+ * A type of a Relay cursor connection (`BookConnection { edges pageInfo }`, `BookEdge { cursor node }`, `PageInfo`): its
+ * values are built whole by the resolver of the connection field, so its fields need none of their own.
+ */
+function relayPart(type: GraphQLObjectType): boolean {
+  const fields = Object.keys(type.getFields()).sort().join(',');
+  return type.name === 'PageInfo' || (type.name.endsWith('Connection') && fields === 'edges,pageInfo') || (type.name.endsWith('Edge') && fields === 'cursor,node');
+}
+
+/**
  * Every schema.graphql field that needs a resolver and has none: root fields (Query, Mutation,
  * Subscription) always; an object type's field when its stored record has no property of that name
  * (src/store/model.ts); `__resolveType` for interfaces and unions. Object types that are no stored record
@@ -77,6 +87,7 @@ export function missingResolvers(sdl: string, resolvers: ResolverMap, model: Con
       continue;
     }
     if (!isObjectType(type)) continue;
+    if (relayPart(type)) continue;
     const record = (!roots.has(type) && recordFields.get(type.name)) || new Set<string>();
     for (const field of Object.keys(type.getFields())) {
       if (record.has(field)) continue;

@@ -1,9 +1,8 @@
 /**
- * Storage could not be reached (database down, connection refused or lost, timed out).
- * The REST error handler answers 503 for it; the request may be retried later. A write that failed
- * with this error is never reported as done: either it is known not to have happened, or
- * `outcomeUnknown` is set (COMMIT was sent and no answer came), and only an Idempotency-Key makes
- * its retry safe.
+ * Storage could not be reached (database down, connection refused or lost, timed out). The REST error handler answers
+ * 503 for it; the request may be retried later. A write that failed with this error is never reported as done: either
+ * it is known not to have happened, or `outcomeUnknown` is set (COMMIT was sent and no answer came), and only an
+ * Idempotency-Key makes its retry safe.
  */
 export class StorageUnavailableError extends Error {
   readonly outcomeUnknown: boolean;
@@ -15,11 +14,7 @@ export class StorageUnavailableError extends Error {
   }
 }
 
-/**
- * Storage is reachable but every connection is busy and this request could not wait its turn (the
- * wait queue was full, or the wait ran out). Load shed on purpose: the REST error handler answers
- * 503 "Server busy, retry later" with Retry-After; nothing was changed.
- */
+/** Storage is reachable but too busy for this request to wait its turn: load shed on purpose, 503 "Server busy, retry later"; nothing changed. */
 export class OverloadedError extends Error {
   constructor(message = 'Server busy', options?: { cause?: unknown }) {
     super(message, options);

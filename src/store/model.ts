@@ -1,21 +1,17 @@
 import { buildSchema, getNullableType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { loadGraphqlSdl, loadOpenApi, type OpenApiDocument } from '../spec';
+import { withQueries } from './model-queries';
+import type { QueryModel } from './query';
 
 /**
- * The stored resources, read from the contract: which collections there are, and each one's fields with
- * their kinds, whether they are required, nullable, their defaults. Every store makes its tables (or maps)
- * from this, the seed is checked against it, and GraphQL knows from it which fields a stored record has.
- *
- * - A REST collection is a path `/{name}` whose GET answers an array of `#/components/schemas/{Schema}`:
- *   that schema (`Book`) is the shape of its stored record. Its properties are the fields, in the order
- *   the spec lists them; `required` is the schema's, `default` the schema's or else the create's request
- *   schema's (`POST /{name}`). A property with `x-alias-of: other` is
- *   not stored: every answer shows it with the value of `other` (a deprecated name kept for old clients).
- * - A GraphQL object type with an `id: ID!` field is a stored record too: the REST collection's when a
- *   schema of the same name is one (`Book`), otherwise a collection of its own, named as the type in lower
- *   case with an `s` (`User` -> `users`), whose fields are the type's scalar and enum fields (non-null is
- *   required). A field `posts: [Post!]!` of a stored type makes the posts' records carry their parent's id
- *   (`userId`): the stored link, which the schema does not show.
+ * The stored resources, read from the contract: the collections, each one's fields with their kinds, required,
+ * nullable, defaults. Every store makes its tables from this, the seed is checked against it, GraphQL reads it.
+ * - A REST collection is a path `/{name}` whose GET answers an array of `#/components/schemas/{Schema}`: that schema is
+ *   its record's shape, its properties the fields (in the spec's order); `default` is the schema's, else the create's
+ *   (`POST /{name}`). A property with `x-alias-of: other` is not stored: answers show it with `other`'s value.
+ * - A GraphQL object type with `id: ID!` is a stored record too: the REST collection's of the same schema name, else a
+ *   collection of its own (`User` -> `users`) of its scalar and enum fields (non-null is required). A field
+ *   `posts: [Post!]!` of a stored type gives the posts their parent's id (`userId`), which the schema does not show.
  */
 
 /** How a field's values are kept. */
@@ -56,7 +52,13 @@ export interface ResourceModel {
   readonly shown: readonly string[];
   /** The field holding the parent's id, for a collection whose records belong to a parent. */
   readonly parentKey?: string;
+  /** What lists of it may be filtered and sorted by, as both specs declare it (model-queries.ts). */
+  readonly query: QueryModel;
+  /** GraphQL fields shown under another name than the stored field's (`@stored(field:)`): `title` -> `text` for a Todo. */
+  readonly graphqlNames: ReadonlyMap<string, string>;
 }
+
+const NO_QUERY: QueryModel = { filters: new Map(), sortable: new Set() };
 
 export interface ContractModel {
   /** Every stored collection, REST ones first, in the order the specs declare them. */
@@ -68,7 +70,7 @@ export interface ContractModel {
 /** The contract cannot be stored as it is written (a shape this service does not keep); the message is one line. */
 export class ModelError extends Error {}
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const lowerFirst = (name: string): string => name.charAt(0).toLowerCase() + name.slice(1);
@@ -76,7 +78,7 @@ const INT32 = 2147483647;
 const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 /** A schema with its `$ref`s followed and `allOf` merged; keywords beside a `$ref` win over the target's. */
-function resolve(doc: OpenApiDocument, schema: unknown, seen: string[] = []): Json {
+export function resolve(doc: OpenApiDocument, schema: unknown, seen: string[] = []): Json {
   if (typeof schema !== 'object' || schema === null) return {};
   const own = schema as Json;
   let merged: Json = {};
@@ -124,22 +126,14 @@ function restKind(schema: Json, where: string): { kind: FieldKind; nullable: boo
     const sample = schema.const ?? (Array.isArray(schema.enum) ? schema.enum[0] : undefined);
     type = typeof sample === 'string' ? 'string' : typeof sample === 'boolean' ? 'boolean' : typeof sample === 'number' ? 'number' : 'object';
   }
-  switch (type) {
-    case 'string':
-      return { kind: 'text', nullable, small: false };
-    case 'integer': {
-      const max = typeof schema.maximum === 'number' ? schema.maximum : Infinity;
-      const min = typeof schema.minimum === 'number' ? schema.minimum : -Infinity;
-      return { kind: 'integer', nullable, small: max <= INT32 && min >= -INT32 - 1 };
-    }
-    case 'number':
-      return { kind: 'number', nullable, small: false };
-    case 'boolean':
-      return { kind: 'boolean', nullable, small: false };
-    default:
-      return { kind: 'json', nullable, small: false };
-  }
+  if (type !== 'integer') return { kind: KINDS[type] ?? 'json', nullable, small: false };
+  const max = typeof schema.maximum === 'number' ? schema.maximum : Infinity;
+  const min = typeof schema.minimum === 'number' ? schema.minimum : -Infinity;
+  return { kind: 'integer', nullable, small: max <= INT32 && min >= -INT32 - 1 };
 }
+
+/** The kind of a field of a JSON Schema type (`integer` aside) or a GraphQL scalar (other types and scalars: JSON). */
+const KINDS: Record<string, FieldKind> = { string: 'text', number: 'number', boolean: 'boolean', String: 'text', ID: 'text', Int: 'integer', Float: 'number', Boolean: 'boolean' };
 
 /** The JSON request body schema of the operation `method` on `path` (resolved; empty when it takes none). */
 export function requestSchema(doc: OpenApiDocument, path: string, method: string): Json {
@@ -177,7 +171,7 @@ function restResource(doc: OpenApiDocument, name: string, schemaName: string): R
     const fallback = 'default' in property ? { default: property.default } : 'default' in created ? { default: created.default } : {};
     fields.push({ name: field, column: snake(field), kind, small, required: required.has(field), nullable, ...fallback });
   }
-  return { name, label: schemaName, schema: schemaName, fields, aliases, shown: ['id', ...Object.keys(properties).filter((f) => f !== 'id')] };
+  return { name, label: schemaName, schema: schemaName, fields, aliases, shown: ['id', ...Object.keys(properties).filter((f) => f !== 'id')], query: NO_QUERY, graphqlNames: new Map() };
 }
 
 /** Whether a GraphQL type is a stored record: an object type (not a root) with `id: ID!`. */
@@ -188,21 +182,6 @@ function isRecordType(schema: GraphQLSchema, type: unknown): type is GraphQLObje
   return !!id && isNonNullType(id.type) && getNullableType(id.type).toString() === 'ID';
 }
 
-function graphqlKind(typeName: string): { kind: FieldKind; small: boolean } {
-  switch (typeName) {
-    case 'String':
-    case 'ID':
-      return { kind: 'text', small: false };
-    case 'Int':
-      return { kind: 'integer', small: true };
-    case 'Float':
-      return { kind: 'number', small: false };
-    case 'Boolean':
-      return { kind: 'boolean', small: false };
-    default:
-      return { kind: 'json', small: false };
-  }
-}
 
 /** The contract's stored resources (see the top of this file). Throws a ModelError, one line, for a shape it cannot store. */
 export function buildModel(doc: OpenApiDocument, sdl: string): ContractModel {
@@ -234,7 +213,9 @@ export function buildModel(doc: OpenApiDocument, sdl: string): ContractModel {
       if (field.name === 'id' || field.args.length) continue;
       const inner = getNullableType(field.type);
       if (!isScalarType(inner) && !isEnumType(inner)) continue;
-      const { kind, small } = isEnumType(inner) ? { kind: 'text' as const, small: false } : graphqlKind(inner.name);
+      const kind = isEnumType(inner) ? 'text' : (KINDS[inner.name] ?? 'json');
+      // A GraphQL Int is 32 bits.
+      const small = !isEnumType(inner) && inner.name === 'Int';
       const required = isNonNullType(field.type);
       fields.push({ name: field.name, column: snake(field.name), kind, small, required, nullable: !required });
     }
@@ -266,21 +247,20 @@ export function buildModel(doc: OpenApiDocument, sdl: string): ContractModel {
       aliases: new Map(),
       shown: ['id', ...fields.map((f) => f.name)],
       ...(link ? { parentKey: link.key } : {}),
+      query: NO_QUERY,
+      graphqlNames: new Map(),
     };
     resources.set(name, resource);
     byType.set(type.name, resource);
   }
   for (const [typeName, resource] of byType) if (resource.schema) resources.set(resource.name, { ...resource, type: typeName });
   for (const [typeName, resource] of byType) byType.set(typeName, resources.get(resource.name)!);
-  return { resources, byType };
+  return withQueries(doc, schema, { resources, byType });
 }
 
 let ofTheSpecs: ContractModel | undefined;
 
-/**
- * The model of the service's own openapi.yaml and schema.graphql, worked out once per process and kept: the
- * files do not change while it runs, and every store a test suite makes would read them again.
- */
+/** The model of the service's own specs, worked out once per process (the files do not change while it runs). */
 export function specModel(): ContractModel {
   ofTheSpecs ??= buildModel(loadOpenApi(), loadGraphqlSdl());
   return ofTheSpecs;

@@ -1,10 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * The signal of the HTTP request being served, for the storage calls made while serving it: a request
- * whose client went away stops waiting for a storage connection (see postgres/queue.ts). One
- * AsyncLocalStorage per process; it keeps nothing itself, each request's signal lives in that
- * request's own async context.
+ * The signal of the HTTP request being served, for the storage calls made while serving it: a request whose client went
+ * away stops waiting for a connection (postgres/queue.ts). Each request's signal lives in its own async context.
  */
 const scope = new AsyncLocalStorage<AbortSignal>();
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { loadOpenApi, projectRoot } from '../spec';
 import { SpecSchemas } from '../spec-schemas';
 import { recordShaper, specModel, withDefaults, type ContractModel, type FieldModel } from './model';
+import { fits } from './query';
 import type { SeedData } from './types';
 
 export const defaultSeedPath = path.join(projectRoot, 'seed', 'default.json');
@@ -26,27 +27,12 @@ export function emptySeed(): SeedData {
   return { books: [], todos: [], notes: [], items: [], tasks: [], users: [], posts: [], comments: [] };
 }
 
-/** Whether a value is of a field's kind, as a GraphQL-only record's seed gives it. */
-function ofKind(field: FieldModel, value: unknown): boolean {
-  switch (field.kind) {
-    case 'text':
-      return typeof value === 'string' && /\S/.test(value);
-    case 'integer':
-      return Number.isSafeInteger(value);
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'json':
-      return true;
-  }
-}
+/** Whether a value is of a field's kind, as a GraphQL-only record's seed gives it (text not blank). */
+const ofKind = (field: FieldModel, value: unknown): boolean => field.kind === 'json' || (fits(field.kind, value) && (field.kind !== 'text' || /\S/.test(value as string)));
 
 /**
- * Checks seed data against the contract (model.ts): every collection it names is one the contract stores;
- * ids are integers >= 1, each once; a field a record leaves out takes the contract's default, as a create
- * does; then a REST record must match its openapi.yaml schema, and a GraphQL-only record its type's fields
- * (required ones present, kinds right, no other field), with its parent link pointing at a parent record.
+ * Checks seed data against the contract (model.ts): known collections, ids >= 1 and unique, defaults as a create gets
+ * them; a REST record must match its schema, a GraphQL-only one its type's fields, its parent link a parent.
  */
 export function validateSeed(raw: unknown, source = 'seed', model: ContractModel = specModel()): SeedData {
   const fail = (msg: string): never => {

@@ -1,4 +1,5 @@
 import { recordShaper, type FieldKind, type FieldModel, type ResourceModel } from './model';
+import { FOLDING } from './query';
 
 /** A stored field as a SQL column: the model's field (model.ts) and its PostgreSQL type. */
 export interface ColumnDef extends FieldModel {
@@ -6,37 +7,61 @@ export interface ColumnDef extends FieldModel {
   readonly field: string;
   /** PostgreSQL's type for the column (casts and seed rows use it too). */
   readonly type: 'bigint' | 'integer' | 'text' | 'boolean' | 'double precision' | 'jsonb';
+  /** For a lower-cased copy (`contains`, `startsWith`): the field it copies. */
+  readonly folds?: string;
 }
 
-/** How one collection's records map onto its table, both SQL stores alike: every column but `id`, in answer order. */
+/** An index the contract's queries need: on a filterable or sortable field, then id (the order ties take). */
+export interface IndexDef {
+  readonly name: string;
+  readonly column: ColumnDef;
+}
+
+/** How one collection's records map onto its table, both SQL stores alike. */
 export interface TableDef {
   readonly name: string;
   readonly resource: ResourceModel;
+  /** Every column of a record but `id`, in answer order. */
   readonly columns: readonly ColumnDef[];
   /**
-   * A record as stores hand it out, from a row read with `selectList` (booleans and JSON already JS values):
-   * absent optional fields dropped, aliases added (model.ts `recordShaper`). Undefined when a row needs
-   * nothing of that: every field required and not nullable, no alias.
+   * Lower-cased copies (`_fold_title`) of the text fields clients may search (`contains`, `startsWith`), written with
+   * every write as JavaScript's `toLowerCase()` makes them: a search ignores case the same way on every store.
    */
+  readonly folds: readonly ColumnDef[];
+  readonly indexes: readonly IndexDef[];
+  /** A record as stores hand it out, from a row of fields (model.ts `recordShaper`); undefined when every field is required and there is no alias. */
   readonly shape?: (row: Record<string, unknown>) => Record<string, unknown>;
 }
 
 const PG_TYPES: Record<FieldKind, ColumnDef['type']> = { text: 'text', integer: 'bigint', number: 'double precision', boolean: 'boolean', json: 'jsonb' };
 
+/** The column of a lower-cased copy: a name no field can have (fields start with a letter). */
+export const foldColumn = (column: string): string => `_fold_${column}`;
+/** The prefix of the indexes the store makes for queries (and drops when the contract no longer asks for them). */
+export const INDEX_PREFIX = 'q_';
+
 /** The table of a collection of the model. */
 export function tableOf(resource: ResourceModel): TableDef {
   const columns = resource.fields.map((field): ColumnDef => ({ ...field, field: field.name, type: field.kind === 'integer' && field.small ? 'integer' : PG_TYPES[field.kind] }));
+  const { filters, sortable } = resource.query;
+  const folds = columns
+    .filter((c) => FOLDING.some((op) => filters.get(c.field)?.has(op)))
+    .map((c): ColumnDef => ({ name: foldColumn(c.column), field: foldColumn(c.column), column: foldColumn(c.column), kind: 'text', type: 'text', small: false, required: false, nullable: true, folds: c.field }));
+  const indexes = columns.filter((c) => filters.has(c.field) || sortable.has(c.field)).map((column) => ({ name: `${INDEX_PREFIX}${resource.name}_${column.column}`, column }));
   const plain = resource.aliases.size === 0 && columns.every((c) => c.required && !c.nullable);
-  return { name: resource.name, resource, columns, ...(plain ? {} : { shape: recordShaper(resource) }) };
+  return { name: resource.name, resource, columns, folds, indexes, ...(plain ? {} : { shape: recordShaper(resource) }) };
 }
 
-/** `id, "title", "user_id" AS "userId", ...`: a select list that yields records with the contract's field names. */
-export function selectList(table: TableDef): string {
-  const cols = table.columns.map((c) => (c.column === c.field ? `"${c.column}"` : `"${c.column}" AS "${c.field}"`));
-  return ['id', ...cols].join(', ');
-}
+/** Every column a write sets: the record's and its lower-cased copies. */
+export const writtenColumns = (table: TableDef): readonly ColumnDef[] => [...table.columns, ...table.folds];
 
-/** A field's value as PostgreSQL binds it: JSON as its text, everything else as it is. */
-export function pgValue(column: ColumnDef, value: unknown): unknown {
-  return column.kind === 'json' && value !== null && value !== undefined ? JSON.stringify(value) : value;
+/** `values` with each lower-cased copy set from the field it copies, for the fields `values` sets. */
+export function withFolds(table: TableDef, values: Record<string, unknown>): Record<string, unknown> {
+  if (table.folds.length === 0) return values;
+  const out = { ...values };
+  for (const fold of table.folds) {
+    const source = values[fold.folds!];
+    if (source !== undefined) out[fold.field] = typeof source === 'string' ? source.toLowerCase() : null;
+  }
+  return out;
 }

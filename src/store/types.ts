@@ -1,12 +1,12 @@
 import type { components } from '../../generated/openapi';
 import type { Comment, Post, User } from '../../generated/graphql';
+import type { ListQuery } from './query';
 
 type Schemas = components['schemas'];
 
 /**
- * Stored records, as the contract shapes them (src/store/model.ts): a REST collection's record is its
- * openapi.yaml schema; a GraphQL-only type's record is its scalar fields (`GraphqlRecord`), with the
- * parent's id where it belongs to one (`ParentLink`).
+ * Stored records, as the contract shapes them (model.ts): a REST collection's is its openapi.yaml schema; a GraphQL-only
+ * type's its scalar fields (`GraphqlRecord`), with its parent's id where it has one (`ParentLink`).
  */
 export type BookRecord = Schemas['Book'];
 export type TodoRecord = Schemas['Todo'];
@@ -41,6 +41,11 @@ export function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
   return typeof (value as Promise<T> | undefined)?.then === 'function';
 }
 
+/** `next` applied to `value`: at once when it is there (a synchronous store stays synchronous), after it when it is a promise. */
+export function then<T, R>(value: MaybePromise<T>, next: (value: T) => MaybePromise<R>): MaybePromise<R> {
+  return isPromise(value) ? value.then(next) : next(value);
+}
+
 /**
  * A condition on the current record, checked in the same atomic step as a conditional write
  * (REST If-Match / If-None-Match). False leaves the record unchanged and the write answers STALE.
@@ -51,48 +56,41 @@ export type Expect<T> = (current: T) => boolean;
 export const STALE = 'stale' as const;
 export type Stale = typeof STALE;
 
-export interface Page {
-  limit?: number;
-  offset?: number;
-}
-
 /**
- * One page of a collection (all of it without `limit` and `offset`), as a store reads it for an answer.
- *
- * A page that fits in one batch is whole in `items`. A bigger one (a store reading from a database)
- * gives its first batch in `items` and the rest in `rest`, read batch by batch as the answer is
- * written: a list of every record is never held in memory at once (src/http/json-stream.ts). Use
- * `readAll` where a whole array is needed (GraphQL, which builds its result whole, under its own limits).
- *
- * `total` and `version` come from the same read as `items`. The batches of `rest` are read later, each
- * on its own: a write that commits while a long page is being sent may or may not be in it.
+ * One page of a list (all of it without `limit` and `offset`), as a store reads it for an answer: whole in `items` when
+ * it fits in one batch, else its first batch there and the rest in `rest`, read batch by batch as the answer is written
+ * (src/http/json-stream.ts; `readAll` where a whole array is needed). `total` and `version` come from the same read
+ * as `items`; a write that commits while a long page is being sent may or may not be in its later batches.
  */
 export interface ListResult<T> {
-  /** The page's records in id order: all of them, or those read before `rest` (none, for a store that reads a long list only as it is pulled). */
+  /** The page's records in the list's order: all of them, or those read before `rest`. A cursor page (ListQuery) is whole here. */
   items: T[];
-  /** The page's remaining records in id order, one batch after another (each batch its caller's own). */
+  /** The page's remaining records in order, one batch after another (each batch its caller's own). */
   rest?: AsyncIterable<T[]>;
-  /** Number of records in the whole collection, whatever the page. */
-  total: number;
+  /** Number of records in the whole list (its filters applied), whatever the page; left out on a page read with `after`. */
+  total?: number;
+  /** On a cursor page followed by more records: the cursor of its last record, the next page's `after`. */
+  next?: string;
   /**
-   * The collection's version: changes in the same atomic step as every write to the collection, and
-   * never names two different contents (a store that restarts or is replaced gives new versions). With
-   * the page's bounds it names the answer, so a list's ETag needs no serialised body (src/rest/registrar.ts).
+   * The collection's version: changes in the same atomic step as every write to it, never names two contents (a store
+   * that restarts gives new ones). With the query it names the answer: a list's ETag needs no body (src/rest/registrar.ts).
    */
   version: string;
 }
+
+/** A list read without `after`: its total is counted. */
+export type Counted<T> = ListResult<T> & { total: number };
 
 /** Most records a store reading from a database holds for one batch of a list (the memory store has them all already). */
 export const LIST_BATCH = 128;
 
 /**
- * The records after id `last` (from the page's start when undefined), at most `left` of them, in batches of at
- * most LIST_BATCH, each read by `read(after, size)` (the records with an id above `after`, or the page's first
- * when `after` is undefined, in id order, at most `size`) when pulled; none after `return()`. A database store's `rest`. An iterator, not a generator: a generator suspended at `yield`
- * keeps its batch (V8 keeps a suspended generator's variables), which for a client that stopped reading is
- * until its connection closes.
+ * The records after `last` in a list's order, at most `left` of them, in batches of at most LIST_BATCH, each read
+ * by `read(after, size)` (at most `size` records after `after`) when pulled; none after `return()`. A store's
+ * `rest`. An iterator, not a generator: a generator suspended at `yield` keeps its batch (V8 keeps a suspended
+ * generator's variables), which for a client that stopped reading is until its connection closes.
  */
-export function batchesAfter<T extends { id: number }>(last: number | undefined, left: number, read: (after: number | undefined, size: number) => MaybePromise<T[]>): AsyncIterable<T[]> {
+export function batchesAfter<T>(last: T, left: number, read: (after: T, size: number) => MaybePromise<T[]>): AsyncIterable<T[]> {
   const done = { done: true as const, value: undefined };
   return {
     [Symbol.asyncIterator]: () => {
@@ -105,7 +103,7 @@ export function batchesAfter<T extends { id: number }>(last: number | undefined,
           const batch = await read(from, size);
           remaining = batch.length < size ? 0 : remaining - size;
           if (batch.length === 0) return done;
-          from = batch[batch.length - 1].id;
+          from = batch[batch.length - 1];
           return { done: false, value: batch };
         },
         return: async () => {
@@ -126,18 +124,22 @@ export async function readAll<T>(page: ListResult<T>): Promise<T[]> {
 }
 
 /**
- * One collection of records keyed by a service-assigned integer id.
- * Ids: previous largest assigned + 1, never reused, unique under concurrent creates.
- * Expected outcomes are return values: an unknown id is `undefined` / `false`, never a throw.
+ * One collection of records keyed by a service-assigned id (previous largest + 1, never reused, unique under
+ * concurrent creates). Expected outcomes are return values: an unknown id is `undefined` / `false`, never a throw.
  */
 export interface Collection<T extends { id: number }> {
-  /** Records in id order (one page of them when `page` has a limit or offset), with the total and the version. */
-  list(page?: Page): Promise<ListResult<T>>;
+  /**
+   * The records `query` selects, in its order (id order without one), whole or a page of them, with the total and the
+   * version. A query the contract does not allow, or a cursor of another list, rejects with a QueryError (query.ts).
+   */
+  list(query?: ListQuery & { after?: undefined }): Promise<Counted<T>>;
+  list(query: ListQuery): Promise<ListResult<T>>;
   get(id: number): Promise<T | undefined>;
   /** A new record with the next id: `data`, with the contract's default for each field it leaves out. */
   create(data: NewRecord<T>): Promise<T>;
   /**
-   * Applies the fields present in `patch`; absent fields keep their value. With `expect`, only when the
+   * Applies the fields present in `patch`; absent fields keep their value, `null` clears an optional field (the
+   * record then has none; a required field is never cleared). With `expect`, only when the
    * current record meets it, checked and written atomically (no other write lands in between): STALE
    * otherwise, and nothing is changed. An unknown id is `undefined` either way.
    */
@@ -151,11 +153,9 @@ export interface Collection<T extends { id: number }> {
 /** A collection whose records belong to a parent record (posts to users, comments to posts). */
 export interface ChildCollection<T extends { id: number }, K extends keyof T> extends Collection<T> {
   /**
-   * The records whose `parentKey` is one of `parentIds`, grouped by parent: every id given is a key
-   * (an empty list for a parent with none), each list in id order. One storage call for a batch.
-   * A store that has them at hand answers synchronously (the memory store does): GraphQL's nested
-   * lists then resolve without a promise per object (src/graphql/loaders.ts). Each list is the
-   * caller's own: changing it changes nothing stored.
+   * The records whose `parentKey` is one of `parentIds`, by parent (every id given is a key), each list in id order and
+   * its caller's own: one storage call for a batch, answered synchronously by a store on SQLite, so GraphQL's nested
+   * lists resolve without a promise per object (src/graphql/loaders.ts).
    */
   listByParents(parentIds: readonly number[]): MaybePromise<ReadonlyMap<number, T[]>>;
   readonly parentKey: K;
@@ -182,11 +182,7 @@ export interface IdempotentRequest {
   ttlMs: number;
 }
 
-/**
- * What became of an idempotent request: `done` (the work ran now; its answer is kept when 2xx),
- * `replay` (the key's first answer), `mismatch` (the key was used for another request) or
- * `in-progress` (a request with this key is running right now).
- */
+/** What became of an idempotent request: `done` (ran now; a 2xx answer is kept), `replay` (the key's first answer), `mismatch` (the key was used for another request) or `in-progress`. */
 export type IdempotentOutcome =
   | { outcome: 'done' | 'replay'; answer: StoredAnswer }
   | { outcome: 'mismatch' | 'in-progress' };
@@ -205,9 +201,8 @@ export interface Store {
   /** Any collection of the contract by name (src/store/model.ts), the ones above included; a name the contract does not store throws. */
   collection<T extends { id: number } = StoredRecord>(name: string): Collection<T>;
   /**
-   * Runs `work` at most once per key. Its writes (made through the store it is given) and its 2xx
-   * answer are kept together or not at all (one transaction in PostgreSQL); any other answer or a
-   * throw keeps nothing, so the key may be retried. Keys are shared by every instance of the store.
+   * Runs `work` at most once per key: its writes (through the store it is given) and its 2xx answer are kept together or
+   * not at all; any other answer or a throw keeps nothing, so the key may be retried. Keys are shared by every instance.
    */
   idempotent(request: IdempotentRequest, work: (store: Store) => Promise<StoredAnswer>): Promise<IdempotentOutcome>;
   /** Resolves when storage is reachable; rejects otherwise. */
@@ -217,10 +212,21 @@ export interface Store {
   poolStats?(): { size: number; idle: number; waiting: number };
 }
 
-/**
- * The data a store can be seeded with: records with explicit ids, by collection (every collection of the
- * contract; one a seed does not name is empty).
- */
+/** What every store is made with (the SQLite store adds its file and driver, PostgreSQL its connections). */
+export interface StoreOptions {
+  /** Loaded once, into a data set that was never seeded. */
+  seed: SeedData;
+  /** The stored resources (default: the contract's, model.ts). */
+  model?: import('./model').ContractModel;
+  /** The project folder whose `migrations/<store>/` holds hand-written migrations (default: this project, follow.ts). */
+  root?: string;
+  /** Bounds on a list query's work (query.ts). */
+  queryLimits?: import('./query').QueryLimits;
+  /** Told each change following the contract made at this start (src/store/index.ts logs them). */
+  onChange?: (change: import('./follow').Change) => void;
+}
+
+/** The data a store can be seeded with: records with explicit ids, by collection (one a seed does not name is empty). */
 export interface SeedData {
   books: BookRecord[];
   todos: TodoRecord[];

@@ -1,4 +1,4 @@
-import { buildSchema, getNamedType, isObjectType, type GraphQLField, type GraphQLObjectType } from 'graphql';
+import { buildSchema, getNamedType, isNonNullType, isObjectType, type GraphQLField, type GraphQLObjectType } from 'graphql';
 import { loadGraphqlSdl } from '../../src/spec';
 import { snapshot } from '../support/app';
 import { makeGqlApp } from '../graphql/support';
@@ -21,7 +21,7 @@ function literal(name: string, type: string): string {
   return '"A title"';
 }
 
-/** Every root field schema.graphql gives @requiresScopes, and a document that selects it. */
+/** Every root field schema.graphql gives @requiresScopes, and a document that selects it (its required arguments given). */
 function scopedFields(): ScopedField[] {
   const out: ScopedField[] = [];
   for (const [root, type] of [['query', schema.getQueryType()], ['mutation', schema.getMutationType()]] as [ScopedField['root'], GraphQLObjectType][]) {
@@ -30,8 +30,8 @@ function scopedFields(): ScopedField[] {
       if (!directive) continue;
       const value = directive.arguments![0].value;
       const scope = value.kind === 'ListValue' && value.values[0].kind === 'StringValue' ? value.values[0].value : '';
-      const args = field.args.map((a) => `${a.name}: ${literal(a.name, getNamedType(a.type).name)}`).join(', ');
-      const selection = isObjectType(getNamedType(field.type)) ? ' { id }' : '';
+      const args = field.args.filter((a) => isNonNullType(a.type)).map((a) => `${a.name}: ${literal(a.name, getNamedType(a.type).name)}`).join(', ');
+      const selection = field.name.endsWith('Connection') ? ' { edges { node { id } } }' : isObjectType(getNamedType(field.type)) ? ' { id }' : '';
       out.push({ root, name: field.name, scope, document: `${root} { ${field.name}${args ? `(${args})` : ''}${selection} }` });
     }
   }
@@ -45,7 +45,16 @@ const queries = fields.filter((f) => f.root === 'query');
 describe('GraphQL with auth on', () => {
   it('schema.graphql declares the scopes the issue names', () => {
     expect(Object.fromEntries(fields.map((f) => [f.name, f.scope]))).toEqual({
-      user: 'users:read', users: 'users:read', book: 'books:read', books: 'books:read', todos: 'todos:read', createUser: 'users:write', addTodo: 'todos:write',
+      user: 'users:read',
+      users: 'users:read',
+      usersConnection: 'users:read',
+      book: 'books:read',
+      books: 'books:read',
+      booksConnection: 'books:read',
+      todos: 'todos:read',
+      todosConnection: 'todos:read',
+      createUser: 'users:write',
+      addTodo: 'todos:write',
     });
   });
 

@@ -123,7 +123,7 @@ describe('npm run dev', () => {
 
   it('regenerates and serves a save of schema.graphql', async () => {
     const sdl = read('schema.graphql');
-    const marked = sdl.replace('All books in id order.', 'All books in id order (dev-loop-mark).');
+    const marked = sdl.replace('Page count; 0 when unknown.', 'Page count; 0 when unknown (dev-loop-mark).');
     expect(marked).not.toBe(sdl);
     save('schema.graphql', marked, 'rename-over');
     await until('schema.graphql saved by rename-over', async () => (await get('/schema.graphql'))?.text.includes('dev-loop-mark') ?? false);

@@ -66,7 +66,7 @@ describe('startup completeness check: REST', () => {
 
 describe('startup completeness check: GraphQL', () => {
   it('when a root field has no resolver, then createApp throws naming it', () => {
-    const err = startupError({ resolvers: { ...resolvers, Query: without(resolvers.Query, 'books') } });
+    const err = startupError({ resolvers: { ...resolvers, Query: without(resolvers.Query!, 'books') } });
     expect(err.message).toBe('Contract not fully implemented: schema.graphql fields without a resolver: Query.books');
   });
 

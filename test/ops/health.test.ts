@@ -1,3 +1,4 @@
+import type { ListQuery } from '../../src/store/query';
 import request from 'supertest';
 import { createApp, SERVICE_VERSION } from '../../src/app';
 import { testConfig } from '../../src/config';
@@ -100,11 +101,11 @@ describe('GET /health/ready (getReadiness)', () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let waiting = 0;
-    const list: Store['books']['list'] = async (page) => {
+    const list = (async (query?: ListQuery) => {
       waiting++;
       await gate;
-      return base.books.list(page);
-    };
+      return base.books.list(query!);
+    }) as Store['books']['list'];
     const { http } = appWith({ ...base, books: { ...base.books, list } as Store['books'] });
     const stuck = Array.from({ length: 20 }, () => http.get('/books').then((res) => res.status));
     const allWaiting = () => waiting === 20;

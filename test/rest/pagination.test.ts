@@ -33,11 +33,17 @@ describe('pagination on every list', () => {
 });
 
 describe('pages and links', () => {
-  it('when only limit is given, then the first page has a next link and no prev link', async () => {
+  it('when only limit is given, then the first page is a cursor page: its next link carries after, and it has no prev link', async () => {
     const { http } = makeApp();
     const res = await http.get('/books?limit=2').expect(200);
     expect(ids(res.body)).toEqual([1, 2]);
     expect(res.headers['x-total-count']).toBe('5');
+    expect(res.headers.link).toMatch(/^<\/books\?limit=2&after=[\w.-]+>; rel="next"$/);
+  });
+
+  it('when limit=2&offset=0 is given, then the first page is an offset page with an offset next link', async () => {
+    const { http } = makeApp();
+    const res = await http.get('/books?limit=2&offset=0').expect(200);
     expect(res.headers.link).toBe('</books?limit=2&offset=2>; rel="next"');
   });
 

@@ -114,7 +114,8 @@ describe('trailing slash (decision: ignored, the same resource)', () => {
 
   it('when paginating on /books/, then the Link header points at the canonical /books', async () => {
     const { http: agent } = makeApp();
-    expect((await agent.get('/books/?limit=2').expect(200)).headers.link).toBe('</books?limit=2&offset=2>; rel="next"');
+    expect((await agent.get('/books/?limit=2').expect(200)).headers.link).toMatch(/^<\/books\?limit=2&after=[\w.-]+>; rel="next"$/);
+    expect((await agent.get('/books/?limit=2&offset=0').expect(200)).headers.link).toBe('</books?limit=2&offset=2>; rel="next"');
   });
 
   it('when an items path has a trailing slash, then its errors keep the plain-text format', async () => {

@@ -13,7 +13,7 @@ describe('GET /tasks (listTasks)', () => {
 
   it('when an unknown query parameter is given, then it answers 400 naming it', async () => {
     const { http } = makeApp();
-    expect(expectJsonError(await http.get('/tasks?done=true'), 400).details?.[0].path).toBe('/query/done');
+    expect(expectJsonError(await http.get('/tasks?status=open'), 400).details?.[0].path).toBe('/query/status');
   });
 });
 

@@ -24,8 +24,29 @@ function contract(edit: (doc: OpenApiDocument & { components: { schemas: Record<
   return buildModel(doc, sdl);
 }
 
+/** `doc` without the filters and sort keys GET /{collection} declares on `field` (removing a field removes them too). */
+function withoutQueriesOn(doc: OpenApiDocument, collection: string, field: string): void {
+  const get = doc.paths[`/${collection}`].get as { parameters: { $ref?: string }[] };
+  const parameters = doc.components.parameters as Record<string, { name: string; schema: { items: { enum: string[] } } }>;
+  const named = (p: { $ref?: string }) => parameters[p.$ref!.split('/').pop()!];
+  get.parameters = get.parameters.filter((p) => !p.$ref || !(named(p).name === field || named(p).name.startsWith(`${field}[`)));
+  for (const p of get.parameters) if (p.$ref && named(p).name === 'sort') named(p).schema.items.enum = named(p).schema.items.enum.filter((key) => key.replace(/^-/, '') !== field);
+}
+
+/** schema.graphql without `field` in the `where` and `orderBy` inputs of `type`. */
+const withoutGraphqlQueriesOn = (type: string, field: string) =>
+  loadGraphqlSdl().replace(new RegExp(`(input ${type}(Where|OrderBy)[^{]*\\{[^}]*?)\\n  ${field}: \\w+`, 'g'), '$1');
+
 const addIsbn = (extra: Record<string, unknown> = {}) => (doc: { components: { schemas: Record<string, Schema> } }) => {
   for (const name of ['Book', 'BookCreate', 'BookUpdate']) doc.components.schemas[name].properties.isbn = { type: 'string', ...extra };
+};
+/** `addIsbn`, and books filterable by `isbn` (equals, contains) and sortable by it. */
+const addIsbnFilters = (doc: OpenApiDocument & { components: { schemas: Record<string, Schema> } }) => {
+  addIsbn()(doc);
+  const get = doc.paths['/books'].get as { parameters: object[] };
+  get.parameters.push({ name: 'isbn', in: 'query', schema: { type: 'string' } }, { name: 'isbn[contains]', in: 'query', schema: { type: 'string' } });
+  const sort = (doc.components.parameters as Record<string, { schema: { items: { enum: string[] } } }>).BookSort;
+  sort.schema.items.enum.push('isbn', '-isbn');
 };
 const withUserNickname = loadGraphqlSdl().replace('  email: String!\n', '  email: String!\n  "A short name."\n  nickname: String\n');
 
@@ -121,6 +142,20 @@ function followSuite(kind: string, opener: Opener): void {
       expect((await (await open(contract(addIsbn()))).books.list()).total).toBe(5);
     });
 
+    it('when a field becomes filterable, searchable and sortable, then its index and lower-cased copy are made (the copy filled for stored records), and go when the contract drops the filters', async () => {
+      const open = data();
+      const before = await open(contract(addIsbn()), { seed: seed() });
+      const stored = await before.books.create({ title: 'Stored', isbn: 'ISBN-ÉX-1' } as never);
+      await before.close();
+      const after = await open(contract(addIsbnFilters));
+      expect((await readAll(await after.books.list({ where: [{ field: 'isbn', op: 'contains', value: 'éx' }] }))).map((b) => b.id)).toEqual([stored.id]);
+      expect((await readAll(await after.books.list({ sort: [{ field: 'isbn', desc: false }], limit: 1 }))).map((b) => b.id)).toEqual([stored.id]);
+      await after.close();
+      const dropped = await open(contract(addIsbn()));
+      await expect(dropped.books.list({ where: [{ field: 'isbn', op: 'eq', value: 'x' }] })).rejects.toThrow('isbn is not a filter of books');
+      expect(await dropped.books.get(stored.id)).toEqual({ id: stored.id, title: 'Stored', pages: 0, isbn: 'ISBN-ÉX-1' });
+    });
+
     it('when a field changes type, or a removed field still holds values, then the start stops naming the field', async () => {
       const open = data();
       await (await open(contract(), { seed: seed() })).close();
@@ -133,7 +168,8 @@ function followSuite(kind: string, opener: Opener): void {
         doc.components.schemas.Book.required = ['id', 'title'];
         delete doc.components.schemas.BookCreate.properties.pages;
         delete doc.components.schemas.BookUpdate.properties.pages;
-      });
+        withoutQueriesOn(doc, 'books', 'pages');
+      }, withoutGraphqlQueriesOn('Book', 'pages'));
       await expect(open(removed)).rejects.toThrow(/books\.pages is no longer in the contract, but 5 stored records hold a value for it/);
     });
 
@@ -193,10 +229,14 @@ describePostgres('PostgreSQL', () => {
   it('when three instances start at once under a changed contract, then all start and the change is applied and recorded once', async () => {
     const schema = db.newSchema();
     await (await createPostgresStore({ pool: db.shared(), schema, seed: loadSeed('default') })).close();
-    const model = contract(addIsbn());
+    const model = contract(addIsbnFilters);
     const stores = await Promise.all([1, 2, 3].map(() => createPostgresStore({ pool: db.shared(), schema, seed: loadSeed('default'), model })));
-    const { rows } = await db.shared().query(`SELECT change FROM "${schema}".contract_changes WHERE change LIKE 'books.isbn%'`);
-    expect(rows).toEqual([{ change: 'books.isbn: new optional field (text)' }]);
+    const { rows } = await db.shared().query(`SELECT change FROM "${schema}".contract_changes WHERE change LIKE 'books.isbn%' ORDER BY id`);
+    expect(rows).toEqual([
+      { change: 'books.isbn: new optional field (text)' },
+      { change: 'books.isbn: lower-cased copy for contains/startsWith, filled for the stored records' },
+      { change: 'books.isbn: index q_books_isbn made for filters and sorts' },
+    ]);
     expect(((await stores[2].books.create({ title: 'x', isbn: '1' } as never)) as Record<string, unknown>).isbn).toBe('1');
     for (const store of stores) await store.close();
   });

@@ -124,7 +124,7 @@ describePostgres('PostgreSQL store: prepared statements', () => {
       await store.items.create({ name: 'Saw' });
       const { rows } = await pool.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
       const prepared = rows.map((r) => r.statement);
-      for (const part of ['WHERE id = $1', 'LIMIT $2 OFFSET $3', 'ANY($1::bigint[])', 'INSERT INTO']) {
+      for (const part of ['where "id" = $1', 'offset $', '= ANY($1::bigint[])', 'INSERT INTO']) {
         expect(prepared.filter((text) => text.includes(part))).toHaveLength(1);
       }
     } finally {

@@ -9,10 +9,16 @@ import { TestDatabase, describePostgres, testDatabaseUrl } from '../support/post
 import { startTcpProxy, viaPort } from '../support/tcp-proxy';
 import { freePort } from '../support/server-process';
 import { contractSeed, storeContract } from './contract';
+import { queryContract } from './query-contract';
 
 describePostgres('PostgreSQL store: repository contract', () => {
   const db = new TestDatabase(testDatabaseUrl()!);
   storeContract((seed) => db.store(seed));
+});
+
+describePostgres('PostgreSQL store: lists as clients query them', () => {
+  const db = new TestDatabase(testDatabaseUrl()!);
+  queryContract((seed, model) => db.store(seed, { model }));
 });
 
 describePostgres('PostgreSQL store: migrations, seed and ids across restarts', () => {

@@ -1,6 +1,6 @@
-import { CommittedCache } from '../../src/store/sqlite/collection';
+import { CommittedCache } from '../../src/store/sql/cache';
 
-describe('CommittedCache (what the SQLite store read of a collection, as committed)', () => {
+describe('CommittedCache (what a store on SQLite read of a collection, as committed)', () => {
   const post = (id: number, userId: number) => ({ id, userId, title: `Post ${id}` });
 
   it('when lists are kept past the bound, then the list kept longest goes first; a list longer than the bound is never kept', () => {

@@ -5,6 +5,7 @@ import { DRIVER_ORDER, driverRuns, loadDriver, NoDriverError } from '../../src/s
 import { StoreSetupError } from '../../src/store/sqlite/errors';
 import { SqliteFiles, describeDriver } from '../support/sqlite';
 import { contractSeed, storeContract } from './contract';
+import { queryContract } from './query-contract';
 
 describe('SQLite drivers', () => {
   const [major, minor] = process.versions.node.split('.').map(Number);
@@ -30,6 +31,11 @@ for (const driver of DRIVER_ORDER) {
   describeDriver(`SQLite store (${driver}): repository contract`, driver, () => {
     const files = new SqliteFiles();
     storeContract(async (seed) => files.store(seed, { driver }));
+  });
+
+  describeDriver(`SQLite store (${driver}): lists as clients query them`, driver, () => {
+    const files = new SqliteFiles();
+    queryContract(async (seed, model) => files.store(seed, { driver, model }));
   });
 
   describeDriver(`SQLite store (${driver}): the file across restarts`, driver, () => {

@@ -1,3 +1,4 @@
+import type { ListQuery } from '../../src/store/query';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import { createPostgresStore, type PostgresStoreOptions } from '../../src/store/postgres';
@@ -72,7 +73,7 @@ function lazyCollection(ready: Promise<Store>, name: keyof Store, parentKey?: st
   const target = async () => (await ready)[name] as unknown as AnyCollection;
   return {
     parentKey: parentKey as 'id' | undefined,
-    list: async (page) => (await target()).list(page),
+    list: (async (query?: ListQuery) => (await target()).list(query!)) as AnyCollection['list'],
     get: async (id) => (await target()).get(id),
     create: async (data) => (await target()).create(data),
     // Every argument passes on: a dropped `expect` would turn conditional writes into plain ones.

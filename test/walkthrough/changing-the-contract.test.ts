@@ -119,6 +119,27 @@ function editSpecs(dir: string): void {
   writeFileSync(sdlFile, sdl);
 }
 
+/** Adds the doc's filter snippets: the parameters to components and GET /books, isbn to BookSort, isbn to BookWhere and BookOrderBy. */
+function declareFilters(dir: string): void {
+  const file = path.join(dir, 'openapi.yaml');
+  const doc = parseDocument(readFileSync(file, 'utf8'));
+  const parameters = parseDocument(snippet('openapi-filters')).toJS() as Record<string, unknown>;
+  const listed = doc.getIn(['paths', '/books', 'get', 'parameters']) as { add(node: unknown): void };
+  for (const [name, parameter] of Object.entries(parameters)) {
+    doc.setIn(['components', 'parameters', name], doc.createNode(parameter));
+    listed.add(doc.createNode({ $ref: `#/components/parameters/${name}` }));
+  }
+  const sort = doc.getIn(['components', 'parameters', 'BookSort', 'schema', 'items', 'enum']) as { add(node: unknown): void };
+  sort.add('isbn');
+  sort.add('-isbn');
+  writeFileSync(file, doc.toString());
+  const sdlFile = path.join(dir, 'schema.graphql');
+  const sdl = readFileSync(sdlFile, 'utf8')
+    .replace(/(input BookWhere \{[\s\S]*?)\n\}/, `$1\n  ${snippet('graphql-where')}\n}`)
+    .replace(/(input BookOrderBy @oneOf \{[\s\S]*?)\n\}/, `$1\n  ${snippet('graphql-order')}\n}`);
+  writeFileSync(sdlFile, sdl);
+}
+
 describe('docs/changing-the-contract.md, the worked example, on a copy of the project', () => {
   let dir: string;
   let database: { url: string; drop(): Promise<void> } | undefined;
@@ -191,6 +212,35 @@ describe('docs/changing-the-contract.md, the worked example, on a copy of the pr
       const books = (gql.body.data as { books: { id: string; isbn: string | null }[] }).books;
       expect(books.find((b) => b.id === String(oldId))?.isbn).toBeNull();
       expect(books.find((b) => b.id === String(oldId + 1))?.isbn).toBe('9780141439686');
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('when the specs get the filter snippets, then generate, the type-check and the build pass with nothing under src/ edited', () => {
+    const src = treeHash(path.join(dir, 'src'));
+    declareFilters(dir);
+    run(dir, 'npm', ['run', '--silent', 'generate']);
+    expect(readFileSync(path.join(dir, 'generated', 'openapi.ts'), 'utf8')).toMatch(/"isbn\[startsWith\]"\?: components\["parameters"\]\["IsbnStartsWith"\]/);
+    expect(readFileSync(path.join(dir, 'generated', 'graphql.ts'), 'utf8')).toMatch(/isbn\?: InputMaybe<StringFilter>/);
+    run(dir, 'npm', ['run', '--silent', 'typecheck']);
+    run(dir, process.execPath, [path.join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json']);
+    expect(treeHash(path.join(dir, 'src'))).toBe(src);
+  });
+
+  it.each(stores.map(([store]) => store))('when that build starts on the data %s held, then books filter and sort by isbn over REST and GraphQL, and undeclared operators are refused', async (store) => {
+    const env = stores.find(([name]) => name === store)![1]();
+    const service = await start(dir, env);
+    try {
+      await json(`${service.url}/books`, { method: 'POST', body: JSON.stringify({ title: 'Emma', isbn: '9780141439587' }) });
+      const found = (await json(`${service.url}/books?isbn[startsWith]=978014&sort=-isbn`)).body as unknown as { title: string; isbn: string }[];
+      expect(found.map((b) => b.isbn)).toEqual(['9780141439686', '9780141439587']);
+      expect(((await json(`${service.url}/books?isbn=9780141439587`)).body as unknown as { title: string }[]).map((b) => b.title)).toEqual(['Emma']);
+      const refused = await json(`${service.url}/books?isbn[gt]=1`);
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.body)).toContain('isbn[gt]');
+      const gql = await json(`${service.url}/graphql`, { method: 'POST', body: JSON.stringify({ query: '{ books(where: {isbn: {startsWith: "978"}}, orderBy: [{isbn: ASC}]) { title } }' }) });
+      expect(gql.body).toEqual({ data: { books: [{ title: 'Emma' }, { title: 'Persuasion (1817)' }] } });
     } finally {
       await service.stop();
     }

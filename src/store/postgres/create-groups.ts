@@ -28,16 +28,10 @@ export interface Grouping {
 }
 
 /**
- * Creates of one collection that share transactions. One group's transaction runs at a time (per
- * store); the creates that arrive meanwhile wait, and the next transaction inserts all of them (up to
- * MAX_GROUP, in arrival order) with consecutive ids: one counter update, one INSERT, one COMMIT, so
- * concurrent creates wait for one commit each instead of one per create before them. Each create is
- * answered when its group committed, with its own record or its group's error (every create of a
- * group that did not commit gets that error, an outcome-unknown COMMIT included). A group the server
- * refuses (a bad row) is rolled back and retried as two halves, and so on, so only the bad row fails
- * and the others still share commits. Ids keep the order of answers: a create answered before another
- * was asked has the smaller id (groups commit in turn: in this process one after another, across
- * processes under the counter row's lock).
+ * Creates of one collection that share transactions: the creates that arrive while a group commits are the next group
+ * (up to MAX_GROUP): one counter update, one INSERT, one COMMIT, consecutive ids; each answered once its group committed,
+ * with its record or the group's error. A group the server refuses is retried in halves, so only a bad row fails. Ids
+ * keep the order of answers (groups commit in turn: across processes under the counter row's lock).
  */
 export class CreateGroups<T extends { id: number }> {
   private waiting: Member<T>[] = [];
@@ -90,10 +84,7 @@ export class CreateGroups<T extends { id: number }> {
     }
   }
 
-  /**
-   * The next group: the first waiting create and those after it that set the same columns (one INSERT
-   * statement), in arrival order. A create whose request was aborted meanwhile is dropped, uncreated.
-   */
+  /** The next group: the first waiting create and those after it that set the same columns; an aborted one is dropped, uncreated. */
   private take(): Member<T>[] {
     const group: Member<T>[] = [];
     const kept: Member<T>[] = [];

@@ -1,27 +1,28 @@
+import { sql } from 'kysely';
 import { Pool } from 'pg';
-import { storeOf } from '../collections';
-import { specModel, type ContractModel } from '../model';
-import { tableOf } from '../tables';
-import type { Collection, SeedData, Store } from '../types';
+import { specModel } from '../model';
+import { DEFAULT_QUERY_LIMITS, type QueryLimits } from '../query';
 import { requestSignal } from '../request-scope';
-import { PgChildCollection, PgCollection } from './collection';
-import type { Grouping } from './create-groups';
+import { collectionsOf, type Database, type Row, type Run } from '../sql/collection';
+import { postgres } from '../sql/dialect';
+import { TableSql, type Stats } from '../sql/table';
+import { tableOf } from '../tables';
+import type { Store, StoreOptions } from '../types';
+import { CreateGroups, type Grouping } from './create-groups';
 import { notKept, pgIdempotent } from './idempotency';
-import { createPool, queryRunner, translate, type Queryable } from './pool';
+import { PgInserts } from './insert';
+import { createPool, prepared, queryRunner, translate, type Queryable, type Statement } from './pool';
 import { WaitQueue, type QueueSettings } from './queue';
 import { prepareDatabase } from './setup';
-import { TableStatements } from './statements';
 import { inTransaction, type Writes } from './transaction';
 
-export interface PostgresStoreOptions {
+export interface PostgresStoreOptions extends StoreOptions {
   /** postgres:// URL; the store owns (and closes) the pool it makes. */
   url?: string;
   /** Or an existing pool, which the store borrows and does not close. */
   pool?: Pool;
   /** Schema holding the tables; default `public`. */
   schema?: string;
-  /** Loaded once, into a data set that was never seeded. */
-  seed: SeedData;
   /** Called with the text of every statement a repository method runs (for logging and tests). */
   onQuery?: (text: string) => void;
   /** Errors of idle pooled connections (the server went away). */
@@ -35,23 +36,12 @@ export interface PostgresStoreOptions {
   queueTimeoutMs?: number;
   /** The signal of the request being served (a request whose client went away leaves the queue); default: request-scope.ts. */
   signal?: () => AbortSignal | undefined;
-  /** The stored resources (default: the contract's, model.ts). */
-  model?: ContractModel;
-  /** The project folder whose `migrations/postgres/` holds hand-written migrations (default: this project, follow.ts). */
-  root?: string;
 }
 
 /** The connection pool's occupancy: connections open, of which idle, and requests waiting for one. */
-export interface PoolStats {
-  size: number;
-  idle: number;
-  waiting: number;
-}
+export type PoolStats = ReturnType<NonNullable<Store['poolStats']>>;
 
-/**
- * The PostgreSQL store: applies migrations and the seed (see setup.ts), then serves every
- * repository from its table. Several processes may share one database.
- */
+/** The PostgreSQL store (setup.ts makes the database ready); several processes may share one database. */
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store & { poolStats(): PoolStats }> {
   const { schema = 'public', seed, onQuery, signal = requestSignal, pingTimeoutMs = 1000, queueLimit = 1000, queueTimeoutMs = 10000 } = options;
   if (!options.pool && !options.url) throw new Error('createPostgresStore needs a url or a pool');
@@ -59,7 +49,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const owned = !options.pool;
   const tables = [...(options.model ?? specModel()).resources.values()].map(tableOf);
   try {
-    await prepareDatabase(pool, schema, seed, tables, options.root);
+    const { changed } = await prepareDatabase(pool, schema, seed, tables, options.root);
+    for (const change of changed) options.onChange?.(change);
   } catch (err) {
     if (owned) await pool.end().catch(() => undefined);
     throw err;
@@ -68,19 +59,28 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   // /health has a connection of its own: it never waits behind the requests queued for the pool.
   const health = new Pool({ ...pool.options, max: 1, connectionTimeoutMillis: pingTimeoutMs, allowExitOnIdle: true });
   health.on('error', options.onPoolError ?? (() => undefined));
-  // Each table's statements, made once per store and shared by every collection on it (statements.ts).
-  const sql = tables.map((table) => new TableStatements<never>(schema, table, table.resource.parentKey));
+  const collectionWrites = sql.table(`${schema}.collection_writes`);
+  // The version: the data set's id, the server's start (a server restored from a backup starts anew), and the count of
+  // writes, which every committed write raises (triggers of migration 3). Snapshots see commits in one order, so two
+  // snapshots with the same count see the same writes.
+  const stats: Stats = {
+    total: (name) => sql`(SELECT sum(records)::bigint FROM ${collectionWrites} WHERE name = ${name})`,
+    version: (name) => sql`(SELECT (SELECT value FROM ${sql.table(`${schema}.store_meta`)} WHERE key = 'data_set')
+      || '.' || floor(extract(epoch FROM pg_postmaster_start_time()) * 1000000)::bigint::text || '.' || sum(writes)::text FROM ${collectionWrites} WHERE name = ${name})`,
+  };
+  // Each table's statements and inserts, made once per store and shared by every collection on it (the store's, and keyed work's).
+  const sqls = tables.map((table) => ({ table: new TableSql(table, postgres, stats, `${schema}.${table.name}`), inserts: new PgInserts<Row & { id: number }>(schema, table) }));
   // A write transaction holds one pooled connection: it waits its turn in the same queue as single statements.
   const transaction: Writes = (work) => queue.run(() => inTransaction(pool, work, { onQuery }), signal());
   // A group of creates serves several requests: no one request's signal takes it out of the queue.
   const grouping: Grouping = { transaction: (work) => queue.run(() => inTransaction(pool, work, { onQuery })), signal, limit: queueLimit };
   const store: Store & { poolStats(): PoolStats } = {
     kind: 'postgres',
-    ...repositories(sql, queryRunner(pool, queue, { onQuery, signal }), transaction, grouping),
+    ...repositories(sqls, queryRunner(pool, queue, { onQuery, signal }), transaction, grouping, options.queryLimits),
     // The work's repositories run on the transaction that also keeps the key's answer.
     idempotent: (request, work) =>
       transaction((tx) =>
-        pgIdempotent(tx, schema, request, () => work({ ...store, ...repositories(sql, tx, (write) => write(tx)) })),
+        pgIdempotent(tx, schema, request, () => work({ ...store, ...repositories(sqls, tx, (write) => write(tx), undefined, options.queryLimits) })),
       ).catch(notKept),
     async ping() {
       try {
@@ -98,17 +98,29 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   return store;
 }
 
-/** Every collection on `db`; writes run through `writes`, creates in groups with `grouping`. */
-function repositories(sql: readonly TableStatements<never>[], db: Queryable, writes: Writes, grouping?: Grouping) {
-  return storeOf(
-    new Map<string, Collection<never>>(
-      sql.map((statements) => {
-        const { parentKey } = statements.def.resource;
-        const collection = parentKey
-          ? new PgChildCollection(db, statements, parentKey as never, writes, grouping)
-          : new PgCollection(db, statements, writes, grouping);
-        return [statements.def.name, collection];
-      }),
-    ),
-  );
+/** A statement as a prepared one (named by its text: pool.ts), made once per text; rows as arrays (the core reads them in select order). */
+const statements = new Map<string, Statement>();
+const preparedOf = (text: string) => {
+  let statement = statements.get(text);
+  if (!statement) statements.set(text, (statement = prepared(text, 'array')));
+  return statement;
+};
+const on = (db: Queryable): Run => (compiled, parameters) => db.query<never>(compiled.prepare ? preparedOf(compiled.sql) : ({ text: compiled.sql, rowMode: 'array' } as Statement), parameters);
+
+type Tables = readonly { table: TableSql; inserts: PgInserts<Row & { id: number }> }[];
+
+/**
+ * Every collection on `db`: reads are one statement each; writes run through `writes` (a transaction with a
+ * server-side deadline, transaction.ts, so a write that reaches a stalled server after the service answered 503 is
+ * rolled back, not applied); creates in groups with `grouping` (create-groups.ts), else in `writes`.
+ */
+function repositories(tables: Tables, db: Queryable, writes: Writes, grouping?: Grouping, limits: QueryLimits = DEFAULT_QUERY_LIMITS) {
+  const creates = new Map(tables.map(({ table, inserts }) => [table, grouping ? new CreateGroups(inserts, grouping) : undefined]));
+  const database: Database = {
+    read: on(db),
+    write: (work, afterCommit) => writes(async (tx) => work(on(tx))).then((result) => (afterCommit?.(result), result)),
+    create: (table, values) => creates.get(table)?.create(values) ?? writes(async (tx) => (await tables.find((t) => t.table === table)!.inserts.insert(tx, [values]))[0]),
+    cacheable: () => false,
+  };
+  return collectionsOf(tables.map((t) => t.table), database, limits);
 }

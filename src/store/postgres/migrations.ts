@@ -59,18 +59,10 @@ export function collectionTriggers(name: string): string {
 }
 
 /**
- * The store's own tables, as an ordered list of migrations. Applied once each, in order, recorded in
- * `schema_migrations`. Never edit a released migration: append a new one. The collections' tables follow
- * the contract (../follow.ts, ./follow.ts): made and changed at start, after these, in the same transaction.
- * A database made anew starts from BASELINE, the state migrations 1 to 3 left a database in without the
- * collections' tables; migrations 2 and 3 remain for a database an older version made.
- * Ids: since migration 2, a counter row per collection (`id_counters`), incremented in the same
- * transaction as the insert (see PgCollection.create): unique across every process, never reused
- * after a delete, and gapless (a sequence is not: it skips values on rollback and after a crash).
- * Since migration 3, each collection's record count and write count (`collection_writes`), kept by
- * triggers in the same transaction as every change to its rows: a list's total and version.
- * Parent links (posts.user_id, comments.post_id) are indexed but not foreign keys: like the
- * in-memory store, deleting a parent leaves its children.
+ * The store's own tables, as migrations applied once each, in order (`schema_migrations`; append, never edit). A new
+ * database starts from BASELINE (what 1 to 3 left; the collections' tables follow the contract: ../follow.ts). `id_counters`
+ * (2): a counter row per collection, raised in the insert's transaction: unique, never reused, gapless. `collection_writes`
+ * (3): each collection's records and writes, kept by triggers in every write's transaction: a list's total and version.
  */
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
   {

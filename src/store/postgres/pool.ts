@@ -4,8 +4,7 @@ import { StorageUnavailableError } from '../errors';
 import type { WaitQueue } from './queue';
 
 /**
- * Pool settings: nothing that touches the database waits long; a request that cannot reach it fails
- * fast with a 503. Waiting for a busy pool is not the pool's business: the store's WaitQueue
+ * Pool settings: nothing that touches the database waits long (unreachable: a fast 503). The store's WaitQueue
  * (queue.ts) lets at most `max` statements at the pool at once, so the pool never queues.
  */
 export const POOL_SETTINGS = {
@@ -42,17 +41,7 @@ export function createPool(
 }
 
 const UNAVAILABLE_SQLSTATE_CLASSES = ['08', '53', '57', '58'];
-const UNAVAILABLE_NODE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOENT',
-]);
+const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOENT']);
 const UNAVAILABLE_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connection error|Connection ended|Client was closed|after calling end on the pool/i;
 
@@ -86,20 +75,14 @@ export function translate(err: unknown): unknown {
   return isUnavailable(err) ? new StorageUnavailableError('Storage is unreachable', { cause: err }) : err;
 }
 
-/**
- * A statement prepared once per connection under `name` (the server keeps its parse and plan), optionally
- * answering its rows as arrays of column values. Make one with `prepared`.
- */
+/** A statement prepared once per connection under `name` (the server keeps its plan), its rows as arrays with `rowMode`. */
 export interface Statement {
   readonly name: string;
   readonly text: string;
   readonly rowMode?: 'array';
 }
 
-/**
- * `text` as a prepared statement. Its name is a digest of the text, so stores on different schemas sharing a
- * pool never give one name to two texts on the same connection.
- */
+/** `text` as a prepared statement, named by a digest of the text (stores on different schemas may share a pool). */
 export function prepared(text: string, rowMode?: 'array'): Statement {
   return { name: `s_${createHash('sha1').update(text).digest('base64url')}`, text, rowMode };
 }
@@ -119,9 +102,8 @@ export interface RunnerOptions {
 }
 
 /**
- * Runs single statements on the pool, each after its turn in `queue`, translating unreachable-storage
- * errors and reporting each statement. When the database turns out to be down, the statements still
- * waiting fail at once with the same error instead of waiting their turn to find out.
+ * Runs single statements on the pool, each after its turn in `queue`, errors translated, each reported. When the
+ * database is down, the statements still waiting fail at once with the same error.
  */
 export function queryRunner(pool: Pool, queue: WaitQueue, { onQuery = () => undefined, signal = () => undefined }: RunnerOptions = {}): Queryable {
   return {

@@ -15,12 +15,9 @@ interface Waiter {
 }
 
 /**
- * A bounded, first-come-first-served wait for one of `size` slots: the service's own queue in front of
- * the connection pool, so that waiting for a busy (healthy) database is told apart from failing to
- * reach it. Over `limit` waiting, or after `timeoutMs` of waiting, a task fails with OverloadedError
- * without running; a task whose signal aborts while it waits leaves the queue without running.
- * A signal gets one abort listener however many of its tasks wait (a GraphQL request may queue many
- * statements at once), removed when the last of them leaves.
+ * A bounded, first-come-first-served wait for one of `size` slots, in front of the pool: waiting for a busy database is
+ * told apart from failing to reach it. Over `limit` waiting, or after `timeoutMs`, a task fails with OverloadedError
+ * unrun; one whose signal aborts leaves the queue unrun. A signal gets one abort listener however many tasks it has.
  */
 export class WaitQueue {
   private running = 0;

@@ -1,7 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
+import { followContract, runStepsAsync, seedOnce, type Change, type Statement } from '../follow';
 import type { TableDef } from '../tables';
 import type { SeedData } from '../types';
-import { followContract } from './follow';
+import { postgresFollow } from './follow';
 import { applyMigrations } from './migrations';
 import { ident, translate } from './pool';
 
@@ -9,12 +10,10 @@ import { ident, translate } from './pool';
 const SETUP_STATEMENT_TIMEOUT = '60s';
 
 /**
- * Makes `schema` ready: migrations applied, the collections' tables following the contract (follow.ts), seed
- * data loaded if this data set was never seeded.
- * One transaction under a transaction-scoped advisory lock, so instances starting together take
- * turns: the first does the work, the others find it done. A failure rolls everything back.
+ * Makes `schema` ready (migrations, the contract's tables, the seed once) in one transaction under an advisory lock:
+ * instances starting together take turns, the first does the work. A failure rolls everything back.
  */
-export async function prepareDatabase(pool: Pool, schema: string, seed: SeedData, tables: readonly TableDef[], root?: string): Promise<{ migrated: number[]; changed: string[]; seeded: boolean }> {
+export async function prepareDatabase(pool: Pool, schema: string, seed: SeedData, tables: readonly TableDef[], root?: string): Promise<{ migrated: number[]; changed: Change[]; seeded: boolean }> {
   let client: PoolClient | undefined;
   try {
     client = await pool.connect();
@@ -24,8 +23,14 @@ export async function prepareDatabase(pool: Pool, schema: string, seed: SeedData
     if (schema !== 'public') await client.query(`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`);
     await client.query(`SET LOCAL search_path TO ${ident(schema)}`);
     const migrated = await applyMigrations(client);
-    const changed = await followContract(client, tables, root);
-    const seeded = await seedOnce(client, seed, tables);
+    const run = async ({ sql, params, read }: Statement) => {
+      let n = 0;
+      // The client's own limit a little past the server's: a big seed or index takes longer than the pool's per-query limit.
+      const { rows } = await client!.query({ text: params ? sql.replace(/\?/g, () => `$${++n}`) : sql, values: params, query_timeout: 65000 } as never);
+      return read ? rows : [];
+    };
+    const changed = await runStepsAsync(followContract(postgresFollow, tables, root), run);
+    const seeded = await runStepsAsync(seedOnce(postgresFollow, seed, tables), run);
     await client.query('COMMIT');
     client.release();
     return { migrated, changed, seeded };
@@ -34,26 +39,4 @@ export async function prepareDatabase(pool: Pool, schema: string, seed: SeedData
     client?.release(err as Error);
     throw translate(err);
   }
-}
-
-/** Loads `seed` unless this data set was seeded before (even if since emptied), then moves every id counter past it. */
-async function seedOnce(client: PoolClient, seed: SeedData, tables: readonly TableDef[]): Promise<boolean> {
-  const marker = await client.query("SELECT 1 FROM store_meta WHERE key = 'seeded_at'");
-  if (marker.rowCount) return false;
-  for (const table of tables) {
-    const name = ident(table.name);
-    const columns = table.columns.map((c) => `, ${ident(c.column)}`).join('');
-    // A field a record leaves out gets the column's default (or NULL): the seed's records have their defaults already (seed.ts).
-    const fields = table.columns.map((c) => `, r.${ident(c.field)}`).join('');
-    const recordType = ['id bigint', ...table.columns.map((c) => `${ident(c.field)} ${c.type}`)].join(', ');
-    await client.query(
-      `INSERT INTO ${name} (id${columns})
-       SELECT r.id${fields} FROM json_to_recordset($1::json) AS r(${recordType}) ORDER BY id`,
-      [JSON.stringify(seed[table.name] ?? [])],
-    );
-    // Ids continue after the largest seeded id.
-    await client.query(`UPDATE id_counters SET last_id = greatest(last_id, (SELECT coalesce(max(id), 0) FROM ${name})) WHERE name = $1`, [table.name]);
-  }
-  await client.query("INSERT INTO store_meta (key, value) VALUES ('seeded_at', now()::text)");
-  return true;
 }

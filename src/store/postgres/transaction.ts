@@ -8,17 +8,10 @@ export type Writes = <R>(work: (db: Queryable) => Promise<R>) => Promise<R>;
 /** Time a write transaction has, from asking for a connection to COMMIT: the service's usual answer time. */
 export const WRITE_BUDGET_MS = POOL_SETTINGS.query_timeout;
 
-/**
- * How much longer than its budget the service waits for COMMIT's answer. The server refuses to commit
- * after the deadline (see COMMIT_IF_IN_TIME), so waiting a little past it turns most "no answer"
- * cases into a known outcome.
- */
+/** How long past its budget COMMIT's answer is awaited: the server refuses late commits (COMMIT_IF_IN_TIME), so most "no answer" cases become known. */
 const COMMIT_GRACE_MS = 2000;
 
-/**
- * Starts the transaction and records its deadline on the server: the server's own clock plus the
- * budget the service has left (an integer it computed), so no clock is compared with another.
- */
+/** Starts the transaction with its deadline on the server's clock (its own time plus the budget left): no two clocks compared. */
 const begin = (budgetMs: number) =>
   `BEGIN; SELECT set_config('app.write_deadline', (extract(epoch FROM clock_timestamp()) * 1000 + ${Math.max(1, Math.floor(budgetMs))})::text, true)`;
 
@@ -37,16 +30,9 @@ END $$; COMMIT`;
 export const serverAnswered = (err: unknown): boolean => /^[0-9A-Z]{5}$/.test(String((err as { code?: unknown } | null)?.code ?? ''));
 
 /**
- * Runs `work` as one transaction on one pooled connection, within `budgetMs`.
- *
- * Every statement is sent only after the previous one answered, each with the time left as its
- * client-side limit. A failure before COMMIT means nothing was written. When every statement sent had
- * its answer (the server refused one, or `work` threw between statements), the transaction is rolled
- * back and the connection goes back to the pool. Otherwise (a statement timed out, the connection was
- * lost) the connection is destroyed, not reused: a server that never saw COMMIT rolls back when the
- * connection closes, even if it was stalled and runs the statements later. A failure of COMMIT itself
- * with no answer from the server is the one case whose outcome is unknown: the error then has
- * `outcomeUnknown` set.
+ * Runs `work` as one transaction on one connection within `budgetMs`, each statement with the time left as its limit. A
+ * failure before COMMIT wrote nothing: the connection is rolled back and reused when every statement was answered, else
+ * destroyed (a stalled server never seeing COMMIT rolls back). COMMIT unanswered is the one unknown outcome (`outcomeUnknown`).
  */
 export async function inTransaction<R>(
   pool: Pool,
@@ -98,11 +84,7 @@ export async function inTransaction<R>(
   }
 }
 
-/**
- * A connection whose transaction failed: rolled back and returned to the pool when its state is known
- * (`answered`) and ROLLBACK is answered in time; destroyed otherwise (keeping `ignore`, so a late error
- * of the closing socket stays handled).
- */
+/** A failed transaction's connection: rolled back and reused when its state is known and ROLLBACK answers in time, else destroyed. */
 async function giveBack(client: PoolClient, answered: boolean, ignore: () => void): Promise<void> {
   if (answered) {
     try {

@@ -33,21 +33,14 @@ export interface Driver {
 /** Thrown when no driver can run here: the message says what to do, in one line. */
 export class NoDriverError extends Error {}
 
-/**
- * better-sqlite3 first: it reads many rows faster (the posts of 20 users, a list of 500 records), and writes
- * and single-row reads cost the same on both (measured with `node bench/sqlite.js --part=store`: docs/storage.md,
- * "Drivers").
- * node:sqlite serves where better-sqlite3 is not installed (Node 22.13+, unless you add it) or does not run (Node 24+).
- */
+/** better-sqlite3 first where it runs (it reads many rows faster: docs/storage.md, "Drivers"); node:sqlite elsewhere. */
 export const DRIVER_ORDER: readonly DriverName[] = ['better-sqlite3', 'node:sqlite'];
 
 const load = createRequire(__filename);
 
 /**
- * node:sqlite, loaded through Node's public `getBuiltinModule`. The store uses only the module's core (open,
- * prepare, get/all/run, exec, close). Node 22 prints an "experimental feature" warning on stderr at its first
- * load (24 does not); `npm start` runs Node with `--disable-warning=ExperimentalWarning`, so a service that
- * cannot start still says so in one line of stderr (docs/storage.md, "Drivers").
+ * node:sqlite, through Node's public `getBuiltinModule`. Node 22 warns "experimental" on stderr at its first load;
+ * `npm start` passes `--disable-warning=ExperimentalWarning` (docs/storage.md, "Drivers").
  */
 function loadNodeSqlite(): { DatabaseSync: new (file: string) => Connection } | undefined {
   // Absent before Node 22.13 (22.5-22.12 have it behind --experimental-sqlite only): getBuiltinModule answers undefined.

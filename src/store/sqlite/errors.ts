@@ -5,19 +5,9 @@ import { OverloadedError, StorageUnavailableError } from '../errors';
  * extended ones such as `SQLITE_IOERR_FSYNC` too); node:sqlite gives the extended number (`errcode`),
  * whose low byte is the primary code.
  */
-const PRIMARY: Record<number, string> = {
-  3: 'SQLITE_PERM',
-  5: 'SQLITE_BUSY',
-  6: 'SQLITE_LOCKED',
-  7: 'SQLITE_NOMEM',
-  8: 'SQLITE_READONLY',
-  10: 'SQLITE_IOERR',
-  11: 'SQLITE_CORRUPT',
-  13: 'SQLITE_FULL',
-  14: 'SQLITE_CANTOPEN',
-  19: 'SQLITE_CONSTRAINT',
-  26: 'SQLITE_NOTADB',
-};
+const PRIMARY: Record<number, string> = Object.fromEntries(
+  [[3, 'PERM'], [5, 'BUSY'], [6, 'LOCKED'], [7, 'NOMEM'], [8, 'READONLY'], [10, 'IOERR'], [11, 'CORRUPT'], [13, 'FULL'], [14, 'CANTOPEN'], [19, 'CONSTRAINT'], [26, 'NOTADB']].map(([n, name]) => [n, `SQLITE_${name}`]),
+);
 
 /** The primary result code of an error thrown by either driver (`SQLITE_BUSY`, ...), or undefined for any other error. */
 export function sqliteCode(err: unknown): string | undefined {
@@ -45,11 +35,7 @@ export function abortsTransaction(err: unknown): boolean {
 /** A closed store's connections refuse every statement (the driver's words differ). */
 const isClosed = (err: unknown) => /not open|closed|finalized/i.test(String((err as Error)?.message)) && sqliteCode(err) === undefined;
 
-/**
- * Errors the REST error handler and GraphQL's masking know: a locked file becomes OverloadedError (503,
- * "Server busy, retry later"), a file that cannot be read or written or a closed store
- * StorageUnavailableError (503, nothing changed). Others pass unchanged (500).
- */
+/** As the service's errors: a locked file is OverloadedError (503 busy), a file that cannot be used or a closed store StorageUnavailableError. */
 export function translate(err: unknown): unknown {
   if (err instanceof StorageUnavailableError || err instanceof OverloadedError) return err;
   const code = sqliteCode(err);

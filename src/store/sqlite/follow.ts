@@ -1,68 +1,43 @@
 import type { FieldKind } from '../model';
-import { describeChange, handWrittenMigrations, migrationsFolder, planChanges, type Change, type StoredTable } from '../follow';
-import type { ColumnDef, TableDef } from '../tables';
-import type { Connection } from './driver';
-import { toSql } from './tables';
+import { literal as sqlLiteral, RECORDS, type Change, type FollowPart, type Statement, type Steps } from '../follow';
+import { sqlite } from '../sql/dialect';
+import { INDEX_PREFIX, writtenColumns, type ColumnDef, type TableDef } from '../tables';
 
-/**
- * The SQLite store following the contract (../follow.ts): hand-written migrations first, then the tables
- * compared with the contract's and changed, everything recorded; in the caller's transaction.
- */
-export function followContract(db: Connection, tables: readonly TableDef[], root?: string): string[] {
-  const now = new Date().toISOString();
-  const applied = new Set(db.prepare('SELECT name FROM applied_migrations').all().map((row) => String(row.name)));
-  for (const migration of handWrittenMigrations('sqlite', root)) {
-    if (applied.has(migration.name)) continue;
-    db.exec(migration.sql);
-    db.prepare('INSERT INTO applied_migrations (name, applied_at) VALUES (?, ?)').run(migration.name, now);
-  }
-  const changes = planChanges(tables, inspect(db, tables), migrationsFolder('sqlite'));
-  const rebuilt = new Set(changes.filter((c) => c.op === 'optional' || c.op === 'drop').map((c) => c.table.name));
-  for (const table of tables.filter((t) => rebuilt.has(t.name))) rebuild(db, table);
-  for (const change of changes) if (!rebuilt.has(change.table.name)) apply(db, change);
-  const record = db.prepare('INSERT INTO contract_changes (applied_at, change) VALUES (?, ?)');
-  for (const change of changes) record.run(now, describeChange(change));
-  const kept = db.prepare('INSERT OR REPLACE INTO stored_columns (table_name, column_name, kind) VALUES (?, ?, ?)');
-  for (const table of tables) {
-    db.prepare('DELETE FROM stored_columns WHERE table_name = ?').run(table.name);
-    for (const column of table.columns) kept.run(table.name, column.column, column.kind);
-  }
-  return changes.map(describeChange);
-}
+/** SQLite's part in following the contract (../follow.ts): how it describes its tables, and its SQL for each change. */
+export const sqliteFollow: FollowPart = {
+  store: 'sqlite',
+  *describe(table) {
+    const info = yield read(`PRAGMA table_info("${table}")`);
+    if (info.length === 0) return undefined;
+    const indexes = yield read("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE ?", [table, `${INDEX_PREFIX}%`]);
+    return {
+      columns: info.filter((c) => c.name !== 'id').map((c) => ({ name: String(c.name), type: String(c.type).toUpperCase(), notNull: Number(c.notnull) === 1 })),
+      indexes: indexes.map((i) => String(i.name)),
+    };
+  },
+  /** What the values of a column of a SQL type can be, for a table whose kinds were never recorded. */
+  kindsOf: { TEXT: ['text', 'json'], INTEGER: ['integer', 'boolean'], REAL: ['number'], ANY: ['json'] },
+  *apply(changes) {
+    // 'optional' and 'drop' rebuild the table (SQLite's way of changing a column's constraints or dropping it).
+    const rebuilt = new Set(changes.filter((c) => c.op === 'optional' || c.op === 'drop').map((c) => c.table.name));
+    for (const table of new Set(changes.filter((c) => rebuilt.has(c.table.name)).map((c) => c.table))) yield* rebuild(table);
+    for (const change of changes) if (!rebuilt.has(change.table.name) || (change.op === 'add' && change.column.folds)) yield* apply(change);
+  },
+  // Ids continue after the largest seeded id: AUTOINCREMENT's counter moves past every id inserted.
+  seed: (table) => {
+    const columns = writtenColumns(table);
+    const value = (c: ColumnDef) => (c.kind === 'json' ? `value -> '$.${c.field}'` : `value ->> '$.${c.field}'`);
+    return [{ sql: `INSERT INTO "${table.name}" (id${columns.map((c) => `, "${c.column}"`).join('')}) SELECT value ->> '$.id'${columns.map((c) => `, ${value(c)}`).join('')} FROM json_each(?) ORDER BY 1`, params: [RECORDS] }];
+  },
+};
+
+const read = (sql: string, params: unknown[] = []): Statement => ({ sql, params, read: true });
+const run = (sql: string, ...params: unknown[]): Statement => (params.length ? { sql, params } : { sql });
 
 const SQL_TYPES: Record<FieldKind, string> = { text: 'TEXT', integer: 'INTEGER', number: 'REAL', boolean: 'INTEGER', json: 'TEXT' };
-/** What the values of a column of a SQL type can be, for a table whose kinds were never recorded. */
-const KINDS_OF: Record<string, FieldKind[]> = { TEXT: ['text', 'json'], INTEGER: ['integer', 'boolean'], REAL: ['number'], ANY: ['json'] };
 
-function inspect(db: Connection, tables: readonly TableDef[]): Map<string, StoredTable> {
-  const stored = new Map<string, StoredTable>();
-  for (const table of tables) {
-    if (!db.prepare("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?").get(table.name)) continue;
-    const info = db.prepare(`PRAGMA table_info("${table.name}")`).all();
-    const recorded = new Map(db.prepare('SELECT column_name, kind FROM stored_columns WHERE table_name = ?').all(table.name).map((r) => [String(r.column_name), String(r.kind) as FieldKind]));
-    const names = info.map((c) => String(c.name)).filter((name) => name !== 'id');
-    const counts = db.prepare(`SELECT count(*) AS "rows"${names.map((n) => `, count("${n}") AS "${n}"`).join('')} FROM "${table.name}"`).get()!;
-    const columns = new Map(
-      info
-        .filter((c) => c.name !== 'id')
-        .map((c) => {
-          const name = String(c.name);
-          const sqlType = String(c.type).toUpperCase();
-          const kind = recorded.get(name);
-          return [name, { kinds: kind ? [kind] : (KINDS_OF[sqlType] ?? []), notNull: Number(c.notnull) === 1, values: Number(counts[name]), sqlType }];
-        }),
-    );
-    stored.set(table.name, { rows: Number(counts.rows), columns });
-  }
-  return stored;
-}
-
-/** A default as an SQL literal. */
-function literal(column: ColumnDef): string {
-  const value = toSql(column, column.default);
-  if (value === null) return 'NULL';
-  return typeof value === 'string' ? `'${value.replace(/'/g, "''")}'` : String(value);
-}
+/** A default as an SQL literal (booleans 0/1, JSON as text). */
+const literal = (column: ColumnDef) => sqlLiteral(column, sqlite.bind(column, column.default));
 
 /** A column's definition: NOT NULL when every record has a value (`whole`: the table makes it so), its default, booleans 0 or 1. */
 function columnSql(column: ColumnDef, whole: boolean): string {
@@ -75,66 +50,78 @@ function columnSql(column: ColumnDef, whole: boolean): string {
 }
 
 /**
- * A collection's table: `INTEGER PRIMARY KEY AUTOINCREMENT` (a new id is the largest ever given + 1, from
- * `sqlite_sequence`, written in the insert's transaction: never reused after a delete, no gap after a rollback
- * or a crash), STRICT (a value of the wrong type is refused, not stored as it comes).
+ * A collection's table: `INTEGER PRIMARY KEY AUTOINCREMENT` (ids from `sqlite_sequence`, in the insert's transaction:
+ * never reused, no gap after a rollback or a crash), STRICT (a value of the wrong type is refused).
  */
 function createSql(table: TableDef, name = table.name): string {
-  return `CREATE TABLE "${name}" (id INTEGER PRIMARY KEY AUTOINCREMENT${table.columns.map((c) => `, ${columnSql(c, true)}`).join('')}) STRICT`;
+  return `CREATE TABLE "${name}" (id INTEGER PRIMARY KEY AUTOINCREMENT${writtenColumns(table).map((c) => `, ${columnSql(c, true)}`).join('')}) STRICT`;
 }
 
+const indexSql = (table: string, name: string, column: ColumnDef) => `CREATE INDEX IF NOT EXISTS "${name}" ON "${table}" ("${column.column}", id)`;
+
 /**
- * The triggers that keep the collection's count and write counter in `collection_stats`, in the transaction of
- * every insert, update and delete, and the index of a parent link (children are read by parent, in id order).
- * Parent links are not foreign keys: as in the other stores, deleting a parent leaves its children.
+ * The triggers that keep `collection_stats` (count and writes) in every write's transaction, and the indexes: a parent
+ * link's (children are read by parent; not a foreign key: deleting a parent leaves its children) and the queries'.
  */
-function attach(db: Connection, table: TableDef): void {
+function attach(table: TableDef): Statement {
   const n = table.name;
-  db.exec(`
+  return run(`
     CREATE TRIGGER "${n}_inserted" AFTER INSERT ON "${n}" BEGIN UPDATE collection_stats SET total = total + 1, writes = writes + 1 WHERE name = '${n}'; END;
     CREATE TRIGGER "${n}_updated" AFTER UPDATE ON "${n}" BEGIN UPDATE collection_stats SET writes = writes + 1 WHERE name = '${n}'; END;
     CREATE TRIGGER "${n}_deleted" AFTER DELETE ON "${n}" BEGIN UPDATE collection_stats SET total = total - 1, writes = writes + 1 WHERE name = '${n}'; END;
+    ${table.columns.filter((c) => c.parent).map((c) => `${indexSql(n, `${n}_${c.column}_idx`, c)};`).join('\n')}
+    ${table.indexes.map((index) => `${indexSql(n, index.name, index.column)};`).join('\n')}
   `);
-  for (const column of table.columns.filter((c) => c.parent)) db.exec(`CREATE INDEX "${n}_${column.column}_idx" ON "${n}" ("${column.column}", id)`);
 }
 
-function apply(db: Connection, change: Change): void {
+function* apply(change: Change): Steps<void> {
   const n = change.table.name;
   switch (change.op) {
     case 'create':
-      db.exec(createSql(change.table));
-      db.prepare('INSERT OR REPLACE INTO collection_stats (name, total, writes) VALUES (?, 0, 0)').run(n);
-      attach(db, change.table);
+      yield run(createSql(change.table));
+      yield run('INSERT OR REPLACE INTO collection_stats (name, total, writes) VALUES (?, 0, 0)', n);
+      yield attach(change.table);
       return;
-    case 'add':
-      db.exec(`ALTER TABLE "${n}" ADD COLUMN ${columnSql(change.column, false)}`);
+    case 'add': {
+      const { column } = change;
+      const held = (yield read(`PRAGMA table_info("${n}")`)).some((c) => c.name === column.column);
+      if (!held) yield run(`ALTER TABLE "${n}" ADD COLUMN ${columnSql(column, false)}`);
+      if (!column.folds) return;
+      // A new lower-cased copy, filled for the records stored before it as the store writes it (JavaScript's toLowerCase).
+      const source = change.table.columns.find((c) => c.field === column.folds)!.column;
+      for (const row of yield read(`SELECT id, "${source}" AS v FROM "${n}" WHERE "${source}" IS NOT NULL`)) yield run(`UPDATE "${n}" SET "${column.column}" = ? WHERE id = ?`, String(row.v).toLowerCase(), row.id);
+      return;
+    }
+    case 'index':
+      yield run(indexSql(n, change.index.name, change.index.column));
+      return;
+    case 'unindex':
+      yield run(`DROP INDEX IF EXISTS "${change.name}"`);
       return;
     case 'fill':
-      db.exec(`UPDATE "${n}" SET "${change.column.column}" = ${literal(change.column)} WHERE "${change.column.column}" IS NULL`);
+      yield run(`UPDATE "${n}" SET "${change.column.column}" = ${literal(change.column)} WHERE "${change.column.column}" IS NULL`);
       return;
     default:
-      // 'optional' and 'drop' rebuild the table; 'widen' has nothing to do (SQLite integers are 64-bit).
+      // 'widen' has nothing to do (SQLite integers are 64-bit); 'optional' and 'drop' rebuilt the table.
       return;
   }
 }
 
 /**
- * The table made anew as the contract describes it, SQLite's way of changing a column's constraints or dropping
- * it: a new table, the rows copied (a field with a default gets it where a row has no value), the old one dropped,
- * the new one renamed, its triggers and index made again. The id counter is kept: ids are never reused.
+ * The table made anew (SQLite's way of changing a column's constraints or dropping it): the rows copied (a default where
+ * a row has none), the old table dropped, the new one renamed, its triggers and indexes made again, its id counter kept.
  */
-function rebuild(db: Connection, table: TableDef): void {
+function* rebuild(table: TableDef): Steps<void> {
   const n = table.name;
   const next = `${n}__contract`;
-  const held = new Set(db.prepare(`PRAGMA table_info("${n}")`).all().map((c) => String(c.name)));
-  const copied = table.columns.filter((c) => held.has(c.column));
+  const held = new Set((yield read(`PRAGMA table_info("${n}")`)).map((c) => String(c.name)));
+  const copied = writtenColumns(table).filter((c) => held.has(c.column));
   const value = (c: ColumnDef) => ('default' in c && c.default !== null ? `coalesce("${c.column}", ${literal(c)})` : `"${c.column}"`);
-  const sequence = Number(db.prepare('SELECT seq FROM sqlite_sequence WHERE name = ?').get(n)?.seq ?? 0);
-  db.exec(createSql(table, next));
-  db.exec(`INSERT INTO "${next}" (id${copied.map((c) => `, "${c.column}"`).join('')}) SELECT id${copied.map((c) => `, ${value(c)}`).join('')} FROM "${n}"`);
-  db.exec(`DROP TABLE "${n}"`);
-  db.exec(`ALTER TABLE "${next}" RENAME TO "${n}"`);
-  db.prepare('DELETE FROM sqlite_sequence WHERE name IN (?, ?)').run(n, next);
-  db.prepare('INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)').run(n, sequence);
-  attach(db, table);
+  const [sequence] = yield read('SELECT seq FROM sqlite_sequence WHERE name = ?', [n]);
+  yield run(createSql(table, next));
+  yield run(`INSERT INTO "${next}" (id${copied.map((c) => `, "${c.column}"`).join('')}) SELECT id${copied.map((c) => `, ${value(c)}`).join('')} FROM "${n}"`);
+  yield run(`DROP TABLE "${n}"; ALTER TABLE "${next}" RENAME TO "${n}"`);
+  yield run('DELETE FROM sqlite_sequence WHERE name IN (?, ?)', n, next);
+  yield run('INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)', n, Number(sequence?.seq ?? 0));
+  yield attach(table);
 }

@@ -6,11 +6,9 @@ import type { Writer } from './writer';
 const PURGE_BATCH = 100;
 
 /**
- * Idempotency keys for the SQLite store, kept in the file with the records. A keyed request runs as keyed
- * work of the writer (writer.ts): inside the batch's transaction, alone, its writes and its key's answer in
- * one savepoint, committed together or not at all; a crash before COMMIT keeps neither, and the key may be
- * retried. Keys in progress are known in this process, which is the file's only writer (lock.ts): a second
- * request with such a key is told "in progress" at once.
+ * Idempotency keys for the SQLite store, in the file with the records. A keyed request runs as the writer's keyed work:
+ * its writes and its key's answer in one savepoint, committed together or not at all. Keys in progress are known in
+ * this process, the file's only writer (lock.ts): a second request with one is told "in progress" at once.
  */
 export class SqliteIdempotency {
   private readonly running = new Set<string>();

@@ -2,14 +2,8 @@ import type { Connection, Driver } from './driver';
 import { sqliteCode, StoreSetupError } from './errors';
 
 /**
- * One service process per SQLite file. Writes from two processes would take turns on SQLite's file lock,
- * and a synchronous driver waits for that lock by blocking its event loop (docs/storage.md: 1.4 s and
- * 3.2 s stalls measured with two writers), and an Idempotency-Key "in progress" in one process would be
- * invisible to the other. So the store holds an exclusive lock on a companion file (`<file>.lock`, empty)
- * from open to close: a second process opening the same file is refused at start, in one line.
- *
- * The lock is SQLite's own (an open EXCLUSIVE transaction on the companion database): the operating system
- * drops it when the process ends, however it ends (SIGKILL included), so a crashed service restarts at once.
+ * One service process per SQLite file (docs/storage.md, "One process per file"): the store holds SQLite's own exclusive
+ * lock on a companion file (`<file>.lock`) from open to close, which the system drops when the process ends, however.
  */
 export function lockFile(driver: Driver, dataFile: string): Connection {
   const file = `${dataFile}.lock`;

@@ -1,14 +1,9 @@
 /**
- * The SQLite file's own tables, as an ordered list of migrations: migration n brings `PRAGMA user_version`
- * from n - 1 to n, in the transaction that applies it. The collections' tables are not here: they follow the
- * contract (follow.ts, ./follow.ts), made and changed at start in the same transaction.
- *
- * - `collection_stats` keeps each collection's row count and a write counter, kept by triggers in the same
- *   transaction as every insert, update and delete (whatever makes it): the list's total and version
- *   without counting rows.
- * - `stored_columns` records the kind of each column the contract gave it (SQLite's types do not tell a
- *   boolean from an integer), `contract_changes` what following the contract changed and when, and
- *   `applied_migrations` the hand-written migrations run.
+ * The SQLite database's own tables, as migrations: migration n brings `PRAGMA user_version` from n - 1 to n, in the
+ * transaction that applies it (the collections' tables follow the contract: ../follow.ts). `collection_stats`: each
+ * collection's row count and write counter, kept by triggers in every write's transaction (a list's total and
+ * version); `stored_columns`: the kind the contract gave each column (SQLite's types do not tell a boolean from an
+ * integer); `contract_changes` and `applied_migrations`: what following the contract did, and when.
  */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   {

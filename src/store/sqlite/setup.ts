@@ -1,18 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { SeedData } from '../types';
-import type { Connection, Driver, Statement } from './driver';
+import type { Connection, Driver, SqlValue } from './driver';
 import { sqliteCode, StoreSetupError } from './errors';
-import { ContractChangeError } from '../follow';
-import { followContract } from './follow';
+import { ContractChangeError, followContract, runSteps, seedOnce, type Change, type Statement } from '../follow';
+import type { TableDef } from '../tables';
+import { sqliteFollow } from './follow';
 import { lockFile } from './lock';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
-import { insertSql, type SqliteTable } from './tables';
 
 /**
- * Durability settings of the writing connection (docs/storage.md, "Durability"): WAL, and `synchronous =
- * FULL`, so COMMIT returns only once the write-ahead log is on disk (fsync). A write acknowledged to a
- * client then survives a crash of the process and a power loss; a write not committed is rolled back whole.
+ * Durability (docs/storage.md): WAL and `synchronous = FULL`, so COMMIT returns once the log is on disk: an acknowledged
+ * write survives a crash or a power loss; one not committed is rolled back whole.
  */
 const WRITER_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF';
 /** Longest wait for SQLite's file lock (ms): only a tool that opened the file for writing holds it (lock.ts keeps other services out). */
@@ -20,17 +19,18 @@ export const BUSY_TIMEOUT_MS = 1000;
 
 /** The store's connections to its file: the lock (lock.ts), the one that writes, and the one that reads. */
 export interface Connections {
-  lock: Connection;
+  lock?: Connection;
   writer: Connection;
   reader: Connection;
+  /** What following the contract changed at this start. */
+  changes: Change[];
 }
 
 /**
- * Opens `file` (its folder and the file made if missing): locked for this process, migrated, its tables
- * following the contract (follow.ts) and seeded (once per file), with a connection that writes and one that
- * reads. The reader sees committed data only, never a transaction the writer has open.
+ * Opens `file` (made if missing): locked for this process, migrated, following the contract and seeded (once per file),
+ * with a connection that writes and one that reads committed data only.
  */
-export function openFile(driver: Driver, file: string, seed: SeedData, tables: readonly SqliteTable<never>[], root?: string): Connections {
+export function openFile(driver: Driver, file: string, seed: SeedData, tables: readonly TableDef[], root?: string): Connections {
   const opened: Connection[] = [];
   const open = () => {
     const db = driver.open(file);
@@ -46,18 +46,28 @@ export function openFile(driver: Driver, file: string, seed: SeedData, tables: r
     const mode = writer.prepare('PRAGMA journal_mode = WAL').get()?.journal_mode;
     if (mode !== 'wal') throw new StoreSetupError(`SQLITE_FILE ${file}: SQLite cannot use write-ahead logging there (journal mode ${String(mode)})`);
     writer.exec(WRITER_PRAGMAS);
-    prepare(writer, file, seed, tables, root);
+    const changes = prepare(writer, file, seed, tables, root);
     const reader = open();
     reader.exec('PRAGMA query_only = ON');
-    return { lock, writer, reader };
+    return { lock, writer, reader, changes };
   } catch (err) {
     for (const db of opened.reverse()) db.close();
     throw setupError(err, file);
   }
 }
 
+/**
+ * A database in this process's memory (the memory store): one connection that writes and reads, made and seeded as a
+ * file is, gone with the process. Nothing to lock, and no log to keep on a disk.
+ */
+export function openMemory(driver: Driver, seed: SeedData, tables: readonly TableDef[]): Connections {
+  const db = driver.open(':memory:');
+  const changes = prepare(db, ':memory:', seed, tables, undefined);
+  return { writer: db, reader: db, changes };
+}
+
 /** Migrations, the contract's tables and the seed, in one transaction: a start that fails half-way leaves the file as it was. */
-function prepare(db: Connection, file: string, seed: SeedData, tables: readonly SqliteTable<never>[], root?: string): void {
+function prepare(db: Connection, file: string, seed: SeedData, tables: readonly TableDef[], root?: string): Change[] {
   db.exec('BEGIN IMMEDIATE');
   try {
     const version = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
@@ -69,30 +79,20 @@ function prepare(db: Connection, file: string, seed: SeedData, tables: readonly 
       db.exec(migration.sql);
       db.exec(`PRAGMA user_version = ${migration.version}`);
     }
-    followContract(db, tables.map((t) => t.def), root);
-    seedOnce(db, seed, tables);
+    const run = ({ sql, params, read }: Statement) => {
+      if (read) return db.prepare(sql).all(...(params as SqlValue[]));
+      if (params) db.prepare(sql).run(...(params as SqlValue[]));
+      else db.exec(sql);
+      return [];
+    };
+    const changes = runSteps(followContract(sqliteFollow, tables, root), run);
+    runSteps(seedOnce(sqliteFollow, seed, tables), run);
     db.exec('COMMIT');
+    return changes;
   } catch (err) {
     db.exec('ROLLBACK');
     throw err;
   }
-}
-
-/** Loads `seed` unless this file was seeded before (even if every record was deleted since). */
-function seedOnce(db: Connection, seed: SeedData, tables: readonly SqliteTable<never>[]): void {
-  if (db.prepare("SELECT 1 AS seeded FROM store_meta WHERE key = 'seeded_at'").get()) return;
-  for (const table of tables) {
-    const name = table.def.name;
-    const inserts = new Map<string, Statement>();
-    for (const record of seed[name] ?? []) {
-      const { columns, values } = table.present(record);
-      const sql = insertSql(name, ['id', ...columns.map((c) => c.column)]);
-      if (!inserts.has(sql)) inserts.set(sql, db.prepare(sql));
-      // Ids continue after the largest seeded id: AUTOINCREMENT's counter moves past every id inserted.
-      inserts.get(sql)!.run((record as { id: number }).id, ...values);
-    }
-  }
-  db.prepare("INSERT INTO store_meta (key, value) VALUES ('seeded_at', ?)").run(new Date().toISOString());
 }
 
 /** The reasons a file cannot be opened, in the operator's words. */

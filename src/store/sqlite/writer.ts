@@ -15,22 +15,13 @@ interface Job {
 }
 
 /**
- * The store's one writing connection, shared by the writes of every request: writes queued while the event
- * loop is busy run together in one transaction, one COMMIT (and one fsync) for all of them, and each write's
- * promise settles only after that COMMIT. A burst of N creates costs one disk flush instead of N: 16 creates at
- * once ran 17 to 21 times the rate of one at a time (medians of `node bench/sqlite.js --part=store` on Node
- * 22.13, each driver; docs/storage.md, "Creates share commits").
- *
- * - A plain write is a synchronous function that makes at most one change, as its last statement (a create's
- *   INSERT, an update's UPDATE after its check). Check and write run with nothing in between: atomic.
- *   When that statement fails (a constraint), SQLite undoes that statement only: that write is refused,
- *   the others of the batch go on.
- * - Keyed work (an Idempotency-Key's request, store.idempotent) is asynchronous: it runs alone, inside a
- *   savepoint of the batch, while the writes queued meanwhile wait for the next batch. `keep` false (an
- *   answer that is not kept) or a throw rolls back to the savepoint: nothing of it stays.
- * - When SQLite may have rolled the transaction back (disk full, I/O error, lock), or COMMIT fails, every
- *   write of the batch fails with StorageUnavailableError: nothing of it was acknowledged. COMMIT failing
- *   with an I/O error is the one case whose outcome is unknown (the log may reach the disk later).
+ * The store's one writing connection: writes queued while the event loop is busy run in one transaction, one COMMIT
+ * (one fsync) for all, each write's promise settled after it (docs/storage.md, "Creates share commits").
+ * - A plain write is synchronous, its one change its last statement: check and write with nothing in between. A failed
+ *   statement (a constraint) is undone alone: that write is refused, the batch goes on.
+ * - Keyed work (store.idempotent) is asynchronous: alone, in a savepoint of the batch; `keep` false or a throw rolls it back.
+ * - When SQLite may have rolled the transaction back (disk full, I/O error, lock), or COMMIT fails, every write of the
+ *   batch fails with StorageUnavailableError; a COMMIT I/O error is the one unknown outcome.
  */
 export class Writer {
   private queue: Job[] = [];
@@ -47,6 +38,11 @@ export class Writer {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
+  }
+
+  /** Whether keyed work is running now: its writes are in the open transaction, not committed yet. */
+  get inKeyedWork(): boolean {
+    return this.keyedEffects !== undefined;
   }
 
   /** Runs `write` in the next batch; resolves with its result once the batch is committed, after `afterCommit` ran with it. */

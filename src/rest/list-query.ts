@@ -1,0 +1,34 @@
+import type { Condition, ListQuery, Operator, SortKey } from '../store/query';
+
+/** A filter parameter: `field` (equals) or `field[op]`. */
+const FILTER = /^([A-Za-z][A-Za-z0-9_]*)(?:\[([A-Za-z]+)\])?$/;
+/** The parameters that page a list; every other one the validator let through is a filter or the sort. */
+const PAGING = new Set(['limit', 'offset', 'after']);
+
+/**
+ * A list operation's query parameters, as express-openapi-validator let them through (each declared in
+ * openapi.yaml, typed, `in` and `sort` split at commas), as the store's query (src/store/query.ts). Filters are
+ * taken in a fixed order, so one list asked for with its parameters in another order is the same query.
+ */
+export function listQuery(params: Record<string, unknown>): ListQuery {
+  const where: Condition[] = [];
+  let sort: SortKey[] | undefined;
+  for (const [name, value] of Object.entries(params)) {
+    if (PAGING.has(name)) continue;
+    if (name === 'sort') {
+      const seen = new Set<string>();
+      sort = [];
+      for (const key of value as string[]) {
+        const field = key.replace(/^-/, '');
+        if (!seen.has(field)) sort.push({ field, desc: key.startsWith('-') });
+        seen.add(field);
+      }
+      continue;
+    }
+    const [, field, op = 'eq'] = FILTER.exec(name) ?? [];
+    if (field) where.push({ field, op: op as Operator, value });
+  }
+  where.sort((a, b) => (a.field === b.field ? (a.op < b.op ? -1 : 1) : a.field < b.field ? -1 : 1));
+  const { limit, offset, after } = params as { limit?: number; offset?: number; after?: string };
+  return { ...(where.length ? { where } : {}), ...(sort ? { sort } : {}), ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }), ...(after === undefined ? {} : { after }) };
+}

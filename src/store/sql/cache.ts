@@ -1,0 +1,68 @@
+/** Most records the cache of one collection keeps by id; the one kept longest goes first. */
+export const RECORDS_KEPT = 10000;
+/** Most records the lists (pages, children by parent) of one collection's cache hold together; the list kept longest goes first. */
+export const LISTED_KEPT = 20000;
+
+/**
+ * What a store on SQLite read of one collection, as committed: records by id (frozen, shared) and lists by what they
+ * answer (each handed out a copy). An entry is kept in the same synchronous step as the read that found it; a committed
+ * write drops its record and every list before anything else runs (sqlite/writer.ts), and this process is the only
+ * writer (sqlite/lock.ts). Keyed work, and memory's reads while keyed work holds its one connection, use none (design.md).
+ */
+export class CommittedCache<T extends { id: number }> {
+  private readonly records = new Map<number, T>();
+  private readonly lists = new Map<string, { items: readonly T[]; extra: unknown }>();
+  private listed = 0;
+
+  constructor(
+    private readonly recordsKept = RECORDS_KEPT,
+    private readonly listedKept = LISTED_KEPT,
+  ) {}
+
+  record(id: number): T | undefined {
+    return this.records.get(id);
+  }
+
+  /** Keeps `record` (frozen) and answers it. */
+  keepRecord(record: T): T {
+    Object.freeze(record);
+    this.records.delete(record.id);
+    this.records.set(record.id, record);
+    if (this.records.size > this.recordsKept) this.records.delete(this.records.keys().next().value!);
+    return record;
+  }
+
+  /** The list kept under `key` (a copy of the caller's own) and what was kept with it. */
+  list<E = undefined>(key: string): { items: T[]; extra: E } | undefined {
+    const kept = this.lists.get(key);
+    return kept && { items: kept.items.slice(), extra: kept.extra as E };
+  }
+
+  /** Keeps a list (its records frozen; a list weighs its length, at least 1) with `extra`; one heavier than the bound is not kept. */
+  keepList(key: string, items: readonly T[], extra?: unknown): void {
+    const weight = Math.max(1, items.length);
+    if (weight > this.listedKept) return;
+    for (const item of items) Object.freeze(item);
+    this.forgetList(key);
+    this.lists.set(key, { items: items.slice(), extra });
+    this.listed += weight;
+    for (const oldest of this.lists.keys()) {
+      if (this.listed <= this.listedKept) break;
+      this.forgetList(oldest);
+    }
+  }
+
+  /** A committed write to record `id` (created, changed or deleted): its record and every list go. */
+  written(id: number): void {
+    this.records.delete(id);
+    this.lists.clear();
+    this.listed = 0;
+  }
+
+  private forgetList(key: string): void {
+    const kept = this.lists.get(key);
+    if (!kept) return;
+    this.lists.delete(key);
+    this.listed -= Math.max(1, kept.items.length);
+  }
+}

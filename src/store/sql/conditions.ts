@@ -1,0 +1,85 @@
+import { sql, type Expression, type RawBuilder } from 'kysely';
+import type { Condition, Operator, SortKey } from '../query';
+import { foldColumn, type ColumnDef } from '../tables';
+import type { Dialect } from './dialect';
+
+/**
+ * The SQL of the query language (../query.ts), for both dialects: what each operator means, how a sort orders, where a
+ * cursor's page starts. Values are never written into the SQL: each is bound (`bind`, a slot filled per call).
+ */
+
+/** Binds a value: returns the parameter to put in the statement. */
+export type Bind = (value: unknown) => unknown;
+
+type Ref = RawBuilder<unknown>;
+
+/** `a.b`, quoted. */
+const ref = (column: string, from?: string): Ref => (from ? sql.ref(`${from}.${column}`) : sql.ref(column)) as Ref;
+
+/** `%`, `_` and `\` taken literally in a LIKE pattern (ESCAPE '\'). */
+const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A column as it compares: text by code point. */
+const compared = (dialect: Dialect, column: ColumnDef, at: Ref): Expression<unknown> => (column.kind === 'text' ? dialect.text(at) : at);
+
+const COMPARISONS: Partial<Record<Operator, string>> = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+
+/** One filter. A record with no value for the field meets none of them: as in SQL (and PostgREST), `ne` and the comparisons leave it out. */
+export function condition(dialect: Dialect, column: ColumnDef, { op, value }: Condition, bind: Bind): Expression<unknown> {
+  const at = ref(column.column);
+  const bound = (v: unknown) => bind(dialect.bind(column, v));
+  switch (op) {
+    case 'in':
+      return dialect.oneOf(compared(dialect, column, at), bind(dialect.listValue((value as unknown[]).map((v) => dialect.bind(column, v)))), column);
+    case 'contains':
+      return sql`${ref(foldColumn(column.column))} LIKE ${bind(`%${literal((value as string).toLowerCase())}%`)} ESCAPE '\\'`;
+    case 'startsWith':
+      return sql`${ref(foldColumn(column.column))} LIKE ${bind(`${literal((value as string).toLowerCase())}%`)} ESCAPE '\\'`;
+    default:
+      return sql`${compared(dialect, column, at)} ${sql.raw(COMPARISONS[op]!)} ${bound(value)}`;
+  }
+}
+
+/** A sort key's column (`id`'s is its own: required, an integer). */
+export type Keyed = SortKey & { column: ColumnDef };
+
+/**
+ * ORDER BY for `keys` (id last). A field with no value sorts as if above every value, on every store: last going up,
+ * first going down (PostgreSQL's default; SQLite is told so).
+ */
+export function orderBy(dialect: Dialect, keys: readonly Keyed[], from?: string): RawBuilder<unknown> {
+  return sql.join(
+    keys.map(({ column, desc }) => {
+      const nulls = column.required && !column.nullable ? '' : desc ? ' NULLS FIRST' : ' NULLS LAST';
+      return sql`${compared(dialect, column, ref(column.field === 'id' ? 'id' : from ? column.field : column.column, from))}${sql.raw(desc ? ' DESC' : '')}${sql.raw(nulls)}`;
+    }),
+  );
+}
+
+/**
+ * The records after the one whose sort values are `values` (keyset pagination: a page costs the same at any
+ * depth, and records written meanwhile never make a reader skip or repeat another): for keys k1..kn,
+ * `k1 after v1 OR (k1 = v1 AND k2 after v2) OR ...`, where no value counts as above every value. A bound on the
+ * first key leads, so an index on it serves the search.
+ */
+export function after(dialect: Dialect, keys: readonly Keyed[], values: readonly unknown[], bind: Bind): Expression<unknown> {
+  const v = values.map((value, i) => (value === null ? null : bind(dialect.bind(keys[i].column, value))));
+  const at = (i: number) => compared(dialect, keys[i].column, ref(keys[i].column.column));
+  const optional = (i: number) => !(keys[i].column.required && !keys[i].column.nullable);
+  const equal = (i: number) => (v[i] === null ? sql`${ref(keys[i].column.column)} IS NULL` : sql`${at(i)} = ${v[i]}`);
+  const beyond = (i: number, orEqual = false): RawBuilder<unknown> | undefined => {
+    const { desc } = keys[i];
+    // No value is above every value: going down, every value is past it; going up, nothing is (but itself).
+    if (v[i] === null) return desc ? (orEqual ? sql`TRUE` : sql`${ref(keys[i].column.column)} IS NOT NULL`) : orEqual ? sql`${ref(keys[i].column.column)} IS NULL` : undefined;
+    const past = sql`${at(i)} ${sql.raw(desc ? '<' : '>')}${sql.raw(orEqual ? '=' : '')} ${v[i]}`;
+    return !desc && optional(i) ? sql`(${past} OR ${ref(keys[i].column.column)} IS NULL)` : past;
+  };
+  const branches: RawBuilder<unknown>[] = [];
+  keys.forEach((_, i) => {
+    const step = beyond(i);
+    if (step) branches.push(sql.join([...keys.slice(0, i).map((__, j) => equal(j)), step], sql` AND `));
+  });
+  const any = branches.length ? sql`(${sql.join(branches, sql` OR `)})` : sql`FALSE`;
+  const lead = keys.length > 1 ? beyond(0, true) : undefined;
+  return lead ? sql`${lead} AND ${any}` : any;
+}
