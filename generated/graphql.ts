@@ -29,7 +29,7 @@ export type Book = {
   title: Scalars['String']['output'];
 };
 
-/** A comment on a post. */
+/** A comment on a post; read with its user's scope. */
 export type Comment = {
   __typename?: 'Comment';
   /** Text of the comment. */
@@ -60,7 +60,7 @@ export type MutationCreateUserArgs = {
   name: Scalars['String']['input'];
 };
 
-/** A post written by a user. */
+/** A post written by a user; read with its user's scope. */
 export type Post = {
   __typename?: 'Post';
   /** Text of the post. */
