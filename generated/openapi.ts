@@ -639,8 +639,8 @@ export interface components {
             };
         };
         /**
-         * @description The client (by IP address) sent more requests than the rate limit allows in the current
-         *     window. Only when rate limiting is on (`RATE_LIMIT`, off by default). `Retry-After` says when
+         * @description The client (its token's principal, else its IP address; refused requests count too) sent more
+         *     requests than the rate limit allows in the current window. Only when rate limiting is on (`RATE_LIMIT`, off by default). `Retry-After` says when
          *     to try again.
          */
         JsonTooManyRequests: {
@@ -831,8 +831,9 @@ export interface components {
             };
         };
         /**
-         * @description The client (by IP address) sent more requests than the rate limit allows in the current
-         *     window (only when `RATE_LIMIT` is on); a one-line message. `Retry-After` says when to try again.
+         * @description The client (its token's principal, else its IP address; refused requests count too) sent more
+         *     requests than the rate limit allows in the current window (only when `RATE_LIMIT` is on); a
+         *     one-line message. `Retry-After` says when to try again.
          */
         TextTooManyRequests: {
             headers: {
