@@ -98,7 +98,7 @@ export function refusalOf(credentials: Credentials | undefined, scopes: readonly
   if (missing.length === 0) return undefined;
   return {
     status: 403,
-    message: `Forbidden: the token lacks the scope ${missing.join(' ')}`,
+    message: `Forbidden: the token lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(' ')}`,
     code: 'FORBIDDEN',
     challenge: `Bearer error="insufficient_scope", scope="${missing.join(' ')}"`,
   };
@@ -162,6 +162,8 @@ export interface AuthSteps {
  */
 export function authSteps(settings: AuthSettings): AuthSteps {
   const verify = tokenVerifier(settings);
+  const metrics: readonly string[] = [METRICS_SCOPE];
+  const none: readonly string[] = [];
   const byOperation = new WeakMap<object, readonly string[]>();
   const scopesOf = (state: RequestState): readonly string[] | undefined => {
     const op = state.operation;
@@ -172,8 +174,8 @@ export function authSteps(settings: AuthSettings): AuthSteps {
       return needed;
     }
     const label = state.match?.route.label;
-    if (label === 'metrics') return [METRICS_SCOPE];
-    if (label === 'graphql') return [];
+    if (label === 'metrics') return metrics;
+    if (label === 'graphql') return none;
     return undefined;
   };
   const refusals = new WeakMap<RequestState, Refusal>();

@@ -56,6 +56,13 @@ describe('REST: writes that answer a stored record, with AUTH_READS=token', () =
     await call(http, op, `Bearer ${await token(op.scope)}`).expect(204);
   });
 
+  it('when a token has neither scope, then the 403 names both, as RFC 6750 lists scopes', async () => {
+    const { http } = makeApp({ config: { auth: hs256({ AUTH_READS: 'token' }) } });
+    const res = await http.post('/books').set('Authorization', `Bearer ${await token('todos:write')}`).send({ title: 'x' }).expect(403);
+    expect(res.headers['www-authenticate']).toBe('Bearer error="insufficient_scope", scope="books:write books:read"');
+    expect(res.body).toEqual({ error: 'Forbidden: the token lacks the scopes books:write books:read' });
+  });
+
   it('when the issue\'s loop runs (PUT /tasks/{id} with {} for each id), then no task is read', async () => {
     const { http } = makeApp({ config: { auth: hs256({ AUTH_READS: 'token' }) } });
     const writer = `Bearer ${await token('tasks:write')}`;
