@@ -70,7 +70,7 @@ export type BooleanFilter = {
   ne?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
-/** A comment on a post. */
+/** A comment on a post; read with its user's scope. */
 export type Comment = {
   __typename?: 'Comment';
   /** Text of the comment. */
@@ -126,7 +126,7 @@ export type PageInfo = {
   startCursor?: Maybe<Scalars['Cursor']['output']>;
 };
 
-/** A post written by a user. */
+/** A post written by a user; read with its user's scope. */
 export type Post = {
   __typename?: 'Post';
   /** Text of the post. */

@@ -517,9 +517,10 @@ export interface components {
             };
         };
         /**
-         * @description Only on an instance that checks bearer tokens: the token is valid but its `scope` claim lacks the
-         *     scope this operation needs (`WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`).
-         *     Nothing was read or stored.
+         * @description Only on an instance that checks bearer tokens: the token is valid but its `scope` claim lacks a
+         *     scope this operation needs (`WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"`):
+         *     its write scope, or, where reads need a token (AUTH_READS=token), its collection's read scope, which a
+         *     write that answers the stored record needs too. Nothing was read or stored.
          */
         JsonForbidden: {
             headers: {
@@ -651,8 +652,8 @@ export interface components {
             };
         };
         /**
-         * @description The client (by IP address) sent more requests than the rate limit allows in the current
-         *     window. Only when rate limiting is on (`RATE_LIMIT`, off by default). `Retry-After` says when
+         * @description The client (its token's principal, else its IP address; refused requests count too) sent more
+         *     requests than the rate limit allows in the current window. Only when rate limiting is on (`RATE_LIMIT`, off by default). `Retry-After` says when
          *     to try again.
          */
         JsonTooManyRequests: {
@@ -671,9 +672,10 @@ export interface components {
         };
         /**
          * @description Only on an instance that checks bearer tokens (docs/settings.md, AUTH_JWT_SECRET or
-         *     AUTH_JWT_PUBLIC_KEY_FILE): no token was sent (`WWW-Authenticate: Bearer`), or the token sent does
-         *     not verify: malformed, badly signed, another algorithm, expired or not valid yet, another issuer
-         *     or audience (`WWW-Authenticate: Bearer error="invalid_token"`). Nothing was read or stored.
+         *     AUTH_JWT_PUBLIC_KEY_FILE): no token was sent where one is needed (`WWW-Authenticate: Bearer`), or
+         *     the bearer token sent does not verify, even where none is needed: malformed, badly signed, another
+         *     algorithm, no `exp`, expired or not valid yet, another issuer or audience
+         *     (`WWW-Authenticate: Bearer error="invalid_token"`). Nothing was read or stored.
          */
         JsonUnauthorized: {
             headers: {
@@ -743,8 +745,9 @@ export interface components {
             };
         };
         /**
-         * @description Only on an instance that checks bearer tokens: the token lacks the scope this operation needs
-         *     (see JsonForbidden); a one-line message. Nothing was read or stored.
+         * @description Only on an instance that checks bearer tokens: the token lacks a scope this operation needs, the
+         *     read scope too for a write that answers the stored record where reads need a token (see
+         *     JsonForbidden); a one-line message. Nothing was read or stored.
          */
         TextForbidden: {
             headers: {
@@ -841,8 +844,9 @@ export interface components {
             };
         };
         /**
-         * @description The client (by IP address) sent more requests than the rate limit allows in the current
-         *     window (only when `RATE_LIMIT` is on); a one-line message. `Retry-After` says when to try again.
+         * @description The client (its token's principal, else its IP address; refused requests count too) sent more
+         *     requests than the rate limit allows in the current window (only when `RATE_LIMIT` is on); a
+         *     one-line message. `Retry-After` says when to try again.
          */
         TextTooManyRequests: {
             headers: {

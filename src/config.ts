@@ -7,8 +7,8 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 export interface Config {
   port: number;
-  /** Interface to listen on; undefined means every interface (IPv6 and IPv4). */
-  host: string | undefined;
+  /** Address to listen on: loopback (`127.0.0.1`) unless HOST says otherwise (`0.0.0.0` or `::` for every interface). */
+  host: string;
   logLevel: LogLevel;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
@@ -57,8 +57,11 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Processes serving requests (node:cluster); more than 1 needs PostgreSQL (DATABASE_URL). */
   workers: number;
-  /** Browser origins allowed by CORS: `*` (any, the default for local use) or an allow-list. */
-  corsOrigins: '*' | string[];
+  /**
+   * Browser origins allowed by CORS: `read-only` (CORS_ORIGINS unset, the default: any origin may read, none may
+   * write), `*` (any origin may read and write) or an allow-list (those origins may read and write, others nothing).
+   */
+  corsOrigins: CorsOrigins;
   /** Requests per client IP per window; 0 turns rate limiting off (the default). */
   rateLimit: number;
   rateLimitWindowMs: number;
@@ -102,6 +105,9 @@ export interface AuthSettings {
   /** `public`: reads need no token; `token`: reads need their `<collection>:read` scope. */
   reads: 'public' | 'token';
 }
+
+/** What CORS_ORIGINS allows (Config.corsOrigins). */
+export type CorsOrigins = 'read-only' | '*' | string[];
 
 export class ConfigError extends Error {}
 
@@ -171,9 +177,10 @@ function store(env: Env, url: string | undefined): Pick<Config, 'store' | 'sqlit
   return { store: choice, sqliteFile: path.resolve(file), sqliteDriver };
 }
 
-function corsOrigins(env: Env): '*' | string[] {
+function corsOrigins(env: Env): CorsOrigins {
   const raw = env.CORS_ORIGINS?.trim();
-  if (!raw || raw === '*') return '*';
+  if (!raw) return 'read-only';
+  if (raw === '*') return '*';
   const origins = raw.split(',').map((o) => o.trim()).filter(Boolean);
   for (const origin of origins) {
     if (!/^https?:\/\/[^/\s]+$/i.test(origin)) {
@@ -192,8 +199,25 @@ function metricsPath(env: Env): string {
   return raw;
 }
 
-/** The AUTH_* settings: off unless AUTH_JWT_SECRET or AUTH_JWT_PUBLIC_KEY_FILE is set. */
+/** The AUTH_* settings: each one turns access control on, or narrows it. */
+const AUTH_SETTINGS = ['AUTH_JWT_SECRET', 'AUTH_JWT_PUBLIC_KEY_FILE', 'AUTH_JWT_ISSUER', 'AUTH_JWT_AUDIENCE', 'AUTH_READS'] as const;
+
+/** Shortest HS256 secret accepted, in bytes: as long as the hash's output (RFC 7518 §3.2). */
+export const MIN_HS256_SECRET_BYTES = 32;
+
+/**
+ * The AUTH_* settings: off unless AUTH_JWT_SECRET or AUTH_JWT_PUBLIC_KEY_FILE is set. Settings that cannot
+ * protect stop the start: any of them set to an empty value (an empty value elsewhere means "the default",
+ * and here the default is less protection: an environment's `AUTH_JWT_SECRET=` over a .env's secret would
+ * start an open service), a secret shorter than MIN_HS256_SECRET_BYTES, and the settings that only mean
+ * something with a key, set without one.
+ */
 function auth(env: Env): AuthSettings | undefined {
+  for (const name of AUTH_SETTINGS) {
+    if (env[name] !== undefined && env[name].trim() === '') {
+      throw new ConfigError(`${name} is set but empty, which would turn access control off or loosen it: give it a value, or unset it`);
+    }
+  }
   const secret = env.AUTH_JWT_SECRET;
   const keyFile = env.AUTH_JWT_PUBLIC_KEY_FILE?.trim();
   const reads = oneOf(env, 'AUTH_READS', 'public', ['public', 'token'] as const);
@@ -201,6 +225,10 @@ function auth(env: Env): AuthSettings | undefined {
   const audience = env.AUTH_JWT_AUDIENCE?.trim() || undefined;
   if (secret && keyFile) throw new ConfigError('AUTH_JWT_SECRET and AUTH_JWT_PUBLIC_KEY_FILE are both set: unset one of them');
   if (secret) {
+    const bytes = Buffer.byteLength(secret, 'utf8');
+    if (bytes < MIN_HS256_SECRET_BYTES) {
+      throw new ConfigError(`AUTH_JWT_SECRET must be at least ${MIN_HS256_SECRET_BYTES} bytes (RFC 7518 §3.2), got ${bytes}: a shorter HS256 key is guessed offline from any token; make one with \`openssl rand -base64 32\``);
+    }
     return { algorithm: 'HS256', key: secret, issuer, audience, reads };
   }
   if (keyFile) {
@@ -215,6 +243,20 @@ function auth(env: Env): AuthSettings | undefined {
   // Settings that only mean something with a key: set without one, the operator expects a check that would not run.
   if (issuer || audience || reads === 'token') throw new ConfigError('AUTH_JWT_ISSUER, AUTH_JWT_AUDIENCE and AUTH_READS=token need AUTH_JWT_SECRET or AUTH_JWT_PUBLIC_KEY_FILE');
   return undefined;
+}
+
+/** How the start line says tokens are checked (or that none is). */
+export function accessControl(auth: AuthSettings | undefined): string {
+  if (!auth) return 'off: no token is checked';
+  const key = auth.algorithm === 'HS256' ? 'HS256, AUTH_JWT_SECRET' : `${auth.algorithm}, AUTH_JWT_PUBLIC_KEY_FILE`;
+  const claims = [auth.issuer && `iss ${auth.issuer}`, auth.audience && `aud ${auth.audience}`].filter(Boolean).join(', ');
+  const reads = auth.reads === 'token' ? 'reads need their scope too' : 'reads are public';
+  return `bearer tokens checked (${key}${claims ? `; ${claims}` : ''}): writes need their scope, ${reads}`;
+}
+
+/** Whether an address the server is bound to answers this machine only (127.0.0.0/8, ::1, and IPv4 loopback mapped to IPv6). */
+export function isLoopback(address: string): boolean {
+  return /^(?:127\.|::ffff:127\.)/i.test(address) || address === '::1' || address === 'localhost';
 }
 
 /** RS256 for an RSA public key, ES256 for a P-256 one; anything else stops the start. */
@@ -270,7 +312,7 @@ export function loadConfig(env: Env = process.env): Config {
   const url = databaseUrl(env);
   const config: Config = {
     port: integer(env, 'PORT', 3000, 0, 65535),
-    host: env.HOST?.trim() || undefined,
+    host: env.HOST?.trim() || '127.0.0.1',
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error', 'silent'] as const),
     bodyLimit: byteSize(env, 'BODY_LIMIT', 100 * 1024),
     bodyDrainLimit: byteSize(env, 'BODY_DRAIN_LIMIT', 16 * 1024 ** 2, 16 * 1024),

@@ -35,6 +35,18 @@ function isoTimeCached(): () => string {
   };
 }
 
+/** Control, format (bidi overrides such as U+202E, zero-width), line and paragraph separator characters, lone surrogates, and the backslash. */
+const UNPRINTABLE = /[\\\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+
+/**
+ * Text a client chose (a token's `sub`), as a log line shows it: every character that could hide, reorder or
+ * break what a terminal or a log viewer shows is written as `\uXXXX` (the backslash as `\\`), so the log says
+ * exactly what was sent. JSON escapes only the control characters, and U+202E would reverse the rest of the line.
+ */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => (c === '\\' ? '\\\\' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
 export function createLogger(level: LogLevel, sink?: LogSink): Logger {
   const options: pino.LoggerOptions = {
     level,

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { ConfigError, loadConfig, loadEnvFile } from './config';
+import { accessControl, ConfigError, isLoopback, loadConfig, loadEnvFile } from './config';
 import { createLogger } from './logger';
 // The rest (express, graphql, the store) is loaded inside main(), after the signal handlers are
 // installed, so a SIGTERM during start-up is a clean exit too.
@@ -66,7 +66,13 @@ async function main(): Promise<void> {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ port, host: config.host ?? '(all interfaces)', storage: store.kind }, 'listening');
+  logger.info({ port, host: config.host, storage: store.kind, auth: accessControl(config.auth) }, 'listening');
+  if (!config.auth && !(typeof address === 'object' && address && isLoopback(address.address))) {
+    logger.warn(
+      { host: config.host },
+      'reachable from other machines with no access control: anyone who can connect may change the data; set AUTH_JWT_SECRET or AUTH_JWT_PUBLIC_KEY_FILE, or HOST=127.0.0.1 (docs/settings.md)',
+    );
+  }
 
   const close = () => {
     const force = setTimeout(() => {

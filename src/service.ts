@@ -8,13 +8,13 @@ import { docsRoutes, graphiqlPage } from './docs';
 import { graphqlEndpoint } from './graphql/endpoint';
 import { resolvers as defaultResolvers } from './graphql/resolvers';
 import { readBodyPhase } from './http/body';
-import { enforcedSpec } from './http/auth';
 import { abortWhenClientGoes } from './http/client-gone';
 import { errorHandler } from './http/errors';
 import { idempotencyKeyRule } from './http/idempotency';
 import { runPhases } from './http/phases';
 import { dispatchPhase, routePhase, RouteTable, type OwnRoute } from './http/routes';
 import { protect } from './http/security';
+import { servedSpec } from './http/served-spec';
 import { requestValidation } from './http/validate';
 import { WriteTurns } from './http/write-turns';
 import type { Logger } from './logger';
@@ -25,7 +25,7 @@ import { handlers as defaultHandlers } from './rest/handlers';
 import { restPhases } from './rest/registrar';
 import { responseChecks } from './rest/response-check';
 import type { Handlers } from './rest/types';
-import { loadGraphqlSdl, loadOpenApi, projectRoot, type OpenApiDocument } from './spec';
+import { loadGraphqlSdl, loadOpenApi, openapiPath, projectRoot, type OpenApiDocument } from './spec';
 import { assertContractImplemented, assertStoredShapes } from './startup/contract-check';
 import type { Store } from './store/types';
 
@@ -92,8 +92,8 @@ export function createService({
       // A browser's GET opens GraphiQL; everything else is GraphQL over HTTP (with its own body limit).
       handler: (req, res, next) => graphiql(req, res, () => graphql(req, res, next)),
     },
-    // The spec files say what this instance enforces: with auth on, no anonymous access where a scope is needed.
-    ...docsRoutes(openapi, config.auth ? enforcedSpec(openapi, config.auth) : undefined),
+    // The spec files say what this instance checks: security only where it asks for a token.
+    ...docsRoutes(openapi, servedSpec(openapi, config.auth, readFileSync(openapiPath, 'utf8'))),
     ...(metrics ? [metrics.route] : []),
   ];
   const routes = new RouteTable(openapi, own);

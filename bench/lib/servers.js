@@ -30,7 +30,7 @@ const KINDS = {
     setup:
       '`node dist/src/server.js` as `npm start` runs it, with its default settings: requests validated against openapi.yaml ' +
       '(responses not), one JSON log line per request (`LOG_LEVEL=info`, stdout to /dev/null), request ids, security headers ' +
-      '(helmet\'s, computed once at start), CORS headers (`CORS_ORIGINS=*`), Prometheus metrics, ETags on reads; the in-memory store.',
+      '(helmet\'s, computed once at start), CORS headers on reads (the default: any origin may read, none may write), Prometheus metrics, ETags on reads; the in-memory store.',
   },
   bare: {
     label: 'node:http',

@@ -53,12 +53,12 @@ const METHODS = ['GET', 'HEAD'];
  * The browsable side of the service, all from local files, as routes for the route table:
  * - `/docs`: Swagger UI on openapi.yaml; `/docs/assets/<name>`: the allow-listed UI assets;
  * - `/openapi.yaml`, `/openapi.json`, `/schema.graphql`: the sources of truth; `served`, when given, is the
- *   spec as this instance enforces it (src/http/auth.ts enforcedSpec), served instead of the file.
+ *   spec as this instance checks it (its document and YAML text, src/http/served-spec.ts), served instead of the file.
  */
-export function docsRoutes(openapi: OpenApiDocument, served?: OpenApiDocument): OwnRoute[] {
+export function docsRoutes(openapi: OpenApiDocument, served?: { doc: OpenApiDocument; yaml: string }): OwnRoute[] {
   const toJson = (doc: OpenApiDocument) => JSON.stringify(doc, null, 2);
-  const spec = served ?? openapi;
-  const yamlText = specText(spec, served ? stringify(served) : readFileSync(openapiPath, 'utf8'), (doc) => stringify(doc));
+  const spec = served?.doc ?? openapi;
+  const yamlText = specText(spec, served?.yaml ?? readFileSync(openapiPath, 'utf8'), (doc) => stringify(doc));
   const jsonText = specText(spec, toJson(spec), toJson);
   const sdl = loadGraphqlSdl();
   const assets = docAssets();

@@ -13,16 +13,17 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { AuthSettings } from '../config';
-import { enforced } from '../http/auth';
+import { enforcedScopes } from '../http/auth';
 
 /** The directive schema.graphql declares the scopes of its fields with. */
 export const SCOPES_DIRECTIVE = 'requiresScopes';
 
 /**
- * The scopes an operation of a document needs on this instance: those its fields declare with
- * `@requiresScopes` (schema.graphql), through aliases, inline fragments and named fragments, each enforced
- * one (writes always, reads with AUTH_READS=token). Kept per document and operation name: the document
- * cache hands back the same document for the same text, so each is walked once.
+ * The scopes an operation of a document needs on this instance: those `@requiresScopes` (schema.graphql)
+ * declares on each field it selects and on the type each returns (a mutation's result is a read of the stored
+ * record: `addTodo` needs `todos:write`, and its Todo `todos:read`), through aliases, inline fragments and named
+ * fragments, each enforced one (writes always, reads with AUTH_READS=token). Kept per document and operation
+ * name: the document cache hands back the same document for the same text, so each is walked once.
  */
 export function operationScopes(schema: GraphQLSchema, settings: AuthSettings): (document: DocumentNode, operationName: string | null | undefined) => readonly string[] | undefined {
   const directive = schema.getDirective(SCOPES_DIRECTIVE);
@@ -41,7 +42,7 @@ export function operationScopes(schema: GraphQLSchema, settings: AuthSettings): 
     for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
     const scopes = new Set<string>();
     collect(schema, directive, root, operation.selectionSet, fragments, new Set(), scopes);
-    const needed = [...scopes].filter((scope) => enforced(settings, scope));
+    const needed = enforcedScopes(settings, [...scopes]);
     if (!byName) kept.set(document, (byName = new Map()));
     byName.set(name, needed);
     return needed;
@@ -61,9 +62,11 @@ function collect(
     if (selection.kind === Kind.FIELD) {
       const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
       if (!field) continue;
-      const declared = field.astNode ? getDirectiveValues(directive, field.astNode) : undefined;
-      for (const scope of (declared?.scopes as string[] | undefined) ?? []) scopes.add(scope);
       const type = getNamedType(field.type);
+      for (const node of [field.astNode, type.astNode]) {
+        const declared = node ? getDirectiveValues(directive, node) : undefined;
+        for (const scope of (declared?.scopes as string[] | undefined) ?? []) scopes.add(scope);
+      }
       if (selection.selectionSet && (isObjectType(type) || isInterfaceType(type))) collect(schema, directive, type, selection.selectionSet, fragments, visited, scopes);
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;

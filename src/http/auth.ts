@@ -1,18 +1,17 @@
 import { createPublicKey, createSecretKey, type KeyObject } from 'node:crypto';
 import { errors as joseErrors, jwtVerify } from 'jose';
 import type { AuthSettings } from '../config';
-import type { OpenApiDocument } from '../spec';
 import { ApiError, oneLine, sendError } from './errors';
 import { sendJson } from './send';
-import { HTTP_METHODS, operationScope } from './spec-routes';
 import type { Phase, Principal, RequestState } from './request-state';
 import { messageFormat } from './routes';
 
 /**
  * Bearer tokens (JWT, RFC 6750), when AUTH_JWT_SECRET or AUTH_JWT_PUBLIC_KEY_FILE is set (docs/settings.md).
- * The one place tokens are verified (`tokenVerifier`, with jose) and the one REST step that enforces the
- * scopes openapi.yaml declares (`authStep`, in the protect phase). GraphQL's field scopes are checked by
- * src/graphql/scopes.ts with the same verifier's principal. With auth off none of this is built.
+ * The one place tokens are verified (`tokenVerifier`, with jose) and the protect phase's steps that enforce the
+ * scopes openapi.yaml declares (`authSteps`). GraphQL's field scopes are checked by src/graphql/scopes.ts with
+ * the same verifier's principal; ./served-spec.ts serves the spec as this instance enforces it. With auth off
+ * none of this is built.
  */
 
 /** The scope the metrics route needs: it is outside openapi.yaml, so this is where it is named. */
@@ -35,6 +34,7 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 function invalidReason(err: unknown): string {
   if (err instanceof joseErrors.JWTExpired) return 'the token has expired';
   if (err instanceof joseErrors.JWTClaimValidationFailed) {
+    if (err.reason === 'missing') return `the token has no ${err.claim} claim`;
     if (err.claim === 'nbf') return 'the token is not valid yet';
     return `the token's ${err.claim} claim is not accepted`;
   }
@@ -53,6 +53,8 @@ export function tokenVerifier(settings: AuthSettings): (authorization: string | 
   const key = verificationKey(settings);
   const options = {
     algorithms: [settings.algorithm],
+    // No token lives forever (RFC 8725 §3.10 asks for an expiry): one without `exp` is refused.
+    requiredClaims: ['exp'],
     clockTolerance: CLOCK_TOLERANCE_SECONDS,
     ...(settings.issuer ? { issuer: settings.issuer } : {}),
     ...(settings.audience ? { audience: settings.audience } : {}),
@@ -96,7 +98,7 @@ export function refusalOf(credentials: Credentials | undefined, scopes: readonly
   if (missing.length === 0) return undefined;
   return {
     status: 403,
-    message: `Forbidden: the token lacks the scope ${missing.join(' ')}`,
+    message: `Forbidden: the token lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(' ')}`,
     code: 'FORBIDDEN',
     challenge: `Bearer error="insufficient_scope", scope="${missing.join(' ')}"`,
   };
@@ -128,50 +130,71 @@ function sendRefusal(state: RequestState, refusal: Refusal): void {
 }
 
 /** Whether this instance asks for a token for `scope`: writes always, reads when AUTH_READS=token. */
-export function enforced(settings: AuthSettings, scope: string | undefined): scope is string {
-  return scope !== undefined && (settings.reads === 'token' || !scope.endsWith(':read'));
+export function enforced(settings: AuthSettings, scope: string): boolean {
+  return settings.reads === 'token' || !scope.endsWith(':read');
+}
+
+/** The scopes of `declared` this instance enforces (see `enforced`). */
+export function enforcedScopes(settings: AuthSettings, declared: readonly string[]): string[] {
+  return declared.filter((scope) => enforced(settings, scope));
+}
+
+/** The two steps of auth in the protect phase (./security.ts puts the rate limit between them). */
+export interface AuthSteps {
+  /** Verifies the request's token where one counts, fills `state.principal`, and decides the refusal, if any. */
+  identify: Phase;
+  /** Answers the refusal `identify` decided; passes the others on. */
+  refuse: Phase;
 }
 
 /**
- * The protect phase's auth step: an operation whose scope this instance enforces, and the metrics, need a
- * token with that scope; /graphql's token, when one is sent, is verified here and its field scopes are
- * checked by the endpoint (src/graphql/scopes.ts). Everything else (public reads, health, docs, OPTIONS)
- * passes without its header being read. A refusal is answered here: nothing after it reads or stores.
+ * The protect phase's auth steps. A token counts on a spec operation that declares a bearer requirement
+ * (openapi.yaml's `security`), on /graphql and on the metrics; health probes, the greeting, the docs and every
+ * OPTIONS (preflights included) pass without their header being read.
+ * - An operation needs the scopes it declares that this instance enforces (`enforced`), all of them; the
+ *   metrics need METRICS_SCOPE; /graphql's operation scopes are checked by the endpoint (src/graphql/scopes.ts).
+ * - A bearer token sent where it counts is verified even when nothing is needed: one that does not verify is a
+ *   401 invalid_token, REST and GraphQL alike. Another scheme (`Basic ...`) is no token (RFC 6750 §3.1): the
+ *   request is anonymous, refused only where a scope is needed.
+ * `identify` runs after the HTTP/1.1 message rules and before the rate limit, so a refusal keeps the framing
+ * rules and counts against the limit; `refuse` answers after the limit. A refusal is answered before the body
+ * is read: nothing is read from or written to storage.
  */
-export function authStep(settings: AuthSettings): Phase {
+export function authSteps(settings: AuthSettings): AuthSteps {
   const verify = tokenVerifier(settings);
+  const metrics: readonly string[] = [METRICS_SCOPE];
+  const none: readonly string[] = [];
+  const byOperation = new WeakMap<object, readonly string[]>();
   const scopesOf = (state: RequestState): readonly string[] | undefined => {
     const op = state.operation;
-    if (op) return enforced(settings, op.scope) ? [op.scope] : undefined;
+    if (op) {
+      if (op.scopes.length === 0) return undefined;
+      let needed = byOperation.get(op);
+      if (!needed) byOperation.set(op, (needed = enforcedScopes(settings, op.scopes)));
+      return needed;
+    }
     const label = state.match?.route.label;
-    if (label === 'metrics') return [METRICS_SCOPE];
-    if (label === 'graphql' && state.req.headers.authorization !== undefined) return [];
+    if (label === 'metrics') return metrics;
+    if (label === 'graphql') return none;
     return undefined;
   };
-  return (state, next) => {
+  const refusals = new WeakMap<RequestState, Refusal>();
+  const identify: Phase = (state, next) => {
+    if (state.req.method === 'OPTIONS') return next();
     const scopes = scopesOf(state);
-    if (scopes === undefined) return next();
-    return verify(state.req.headers.authorization).then((credentials) => {
+    const authorization = state.req.headers.authorization;
+    if (scopes === undefined || (scopes.length === 0 && authorization === undefined)) return next();
+    return verify(authorization).then((credentials) => {
       if (isPrincipal(credentials)) state.principal = credentials;
-      const refusal = scopes.length === 0 ? (isPrincipal(credentials) ? undefined : invalidToken(credentials)) : refusalOf(credentials, scopes);
-      if (refusal) sendRefusal(state, refusal);
-      else next();
+      const refusal = scopes.length > 0 ? refusalOf(credentials, scopes) : !isPrincipal(credentials) && credentials.problem === 'invalid' ? invalidToken(credentials) : undefined;
+      if (refusal) refusals.set(state, refusal);
+      next();
     });
   };
-}
-
-/**
- * The spec as this instance enforces it: the anonymous alternative (`{}`) is dropped from every operation
- * whose scope is enforced, so the served spec says exactly who may call what. The document is not changed.
- */
-export function enforcedSpec(openapi: OpenApiDocument, settings: AuthSettings): OpenApiDocument {
-  const doc = structuredClone(openapi);
-  for (const item of Object.values(doc.paths)) {
-    for (const method of HTTP_METHODS) {
-      const op = item[method] as Record<string, unknown> | undefined;
-      if (!op || !Array.isArray(op.security) || !enforced(settings, operationScope(op))) continue;
-      op.security = (op.security as Record<string, unknown>[]).filter((requirement) => Object.keys(requirement).length > 0);
-    }
-  }
-  return doc;
+  const refuse: Phase = (state, next) => {
+    const refusal = refusals.get(state);
+    if (refusal) sendRefusal(state, refusal);
+    else next();
+  };
+  return { identify, refuse };
 }

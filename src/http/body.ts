@@ -1,74 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import contentType from 'content-type';
 import getRawBody from 'raw-body';
 import { ApiError } from './errors';
-import { closeAfterWriting } from './send';
 import type { Phase } from './request-state';
+import { closeAfterDiscarding, hasBody, type BodyLimits } from './unread-body';
+
+export type { BodyLimits };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-
-export interface BodyLimits {
-  /** Largest body read, in bytes. */
-  bodyLimit: number;
-  /** Most bytes of a refused body read and thrown away before the connection is cut. */
-  bodyDrainLimit: number;
-  /** Most time a refused body is read and thrown away before the connection is cut. */
-  requestTimeoutMs: number;
-}
-
-/** Connections being closed after a refusal, each with the function that discards a request's body there. */
-const discarding = new WeakMap<Socket, (req: IncomingMessage) => void>();
-
-/**
- * For a request refused before its body was read: the answer says `Connection: close`, and the rest of
- * the body is read and thrown away, so a client that sends its whole request before reading gets the
- * answer rather than a broken pipe or a reset. Node's server destroys a `Connection: close` connection
- * as soon as its answer has ended and been written, and a socket destroyed with the client's bytes still
- * unread makes the kernel answer them with a reset, which can cost the client the answer. So the answer is
- * written whole, with its length, and the connection half-closed after it (sendText, see
- * closeAfterWriting in ./send.ts), but the answer is only ended, and the connection destroyed by Node,
- * when nothing is left to read: when the client closes its side (the request's log line is written then).
- * A client that goes on sending is cut after `bodyDrainLimit` more bytes or after `requestTimeoutMs` (its
- * answer, written in full, ended first).
- */
-export function closeAfterDiscarding(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): void {
-  const socket = req.socket;
-  res.setHeader('Connection', 'close');
-  let discard = discarding.get(socket);
-  if (!discard) {
-    closeAfterWriting(res);
-    const endAnswer = () => {
-      if (res.headersSent && !res.writableEnded) res.end();
-    };
-    const cut = () => {
-      endAnswer();
-      socket.destroy();
-    };
-    socket.once('end', endAnswer);
-    const timer = setTimeout(cut, limits.requestTimeoutMs);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
-    let discarded = 0;
-    const count = (chunk: Buffer) => {
-      discarded += chunk.length;
-      if (discarded > limits.bodyDrainLimit) cut();
-    };
-    discard = (request) => request.on('data', count).resume();
-    discarding.set(socket, discard);
-  }
-  discard(req);
-}
-
-/**
- * A request that comes on a connection being closed after a refusal (pipelined behind it) is not
- * served: its body is thrown away like the refused one's. Returns whether that was the case.
- */
-export function discardIfClosing(req: IncomingMessage): boolean {
-  const discard = discarding.get(req.socket);
-  discard?.(req);
-  return discard !== undefined;
-}
 
 /**
  * The request's Content-Type when it declares a JSON body (`application/json`, any parameters), parsed
@@ -114,11 +53,6 @@ export async function readTextBody(req: IncomingMessage, res: ServerResponse, li
   } catch {
     throw new ApiError(400, 'Invalid request: body is not valid UTF-8');
   }
-}
-
-function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /**

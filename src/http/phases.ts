@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Logger } from '../logger';
+import { printable, type Logger } from '../logger';
 import type { RequestMetrics } from '../ops/metrics';
 import { notFound } from './errors';
 import type { Next, Phase, RequestState } from './request-state';
@@ -70,7 +70,7 @@ export interface RequestLogFields {
   status: number;
   durationMs: number;
   aborted: boolean;
-  /** The principal's `sub`, when the request's token was checked (src/http/auth.ts). */
+  /** The principal's `sub`, when the request's token was checked (src/http/auth.ts), as `printable` (src/logger.ts) writes it. */
   sub?: string;
 }
 
@@ -120,7 +120,7 @@ function begin(req: Request, res: Response, logger: Logger, metrics: RequestMetr
     const elapsedMs = performance.now() - started;
     metrics?.finished(method, path, res.statusCode, elapsedMs / 1000, res);
     const fields: RequestLogFields = { method, path, status: res.statusCode, durationMs: Math.round(elapsedMs * 1000) / 1000, aborted: !res.writableFinished };
-    if (state.principal) fields.sub = state.principal.subject;
+    if (state.principal) fields.sub = printable(state.principal.subject);
     logRequest(log, fields);
   });
   return state;

@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import type { OpenApiDocument } from '../spec';
 import { ApiError, NOT_ALLOWED_MESSAGE, notFound } from './errors';
 import type { Phase, RequestState, RouteMatch } from './request-state';
+import { sendEmpty } from './send';
 import { specRoutes, type ErrorFormat, type OperationInfo, type OwnRoute, type Route, type SpecHeaders } from './spec-routes';
 
 export type { ErrorFormat, OperationInfo, OwnRoute, Route, SpecHeaders };
@@ -173,8 +174,7 @@ export const dispatchPhase: Phase = ({ req, res, match }, next) => {
   const method = req.method;
   if (method === 'OPTIONS') {
     res.setHeader('Allow', route.allow);
-    res.status(204).end();
-    return;
+    return sendEmpty(res, 204);
   }
   const runsAs = route.methods.includes(method) ? method : operationMethod(method);
   if (!route.methods.includes(runsAs)) return next(new ApiError(405, NOT_ALLOWED_MESSAGE, undefined, { Allow: route.allow }));

@@ -1,9 +1,9 @@
 import type { Request, RequestHandler } from 'express';
 import cors from 'cors';
 import helmet from 'helmet';
-import type { Config } from '../config';
-import { closeAfterDiscarding, discardIfClosing, type BodyLimits } from './body';
-import { authStep } from './auth';
+import type { Config, CorsOrigins } from '../config';
+import { closeAfterDiscarding, discardIfClosing, expectBody, type BodyLimits } from './unread-body';
+import { authSteps } from './auth';
 import { ApiError, sendError } from './errors';
 import { recordFixedHeaders } from './perf/fixed-headers';
 import { RateLimiter } from './rate-limit';
@@ -68,30 +68,39 @@ function apiSecurityHeaders(): Phase {
 }
 
 /** The CORS options every answer shares (`origin`: `*`, or reflected when on the allow-list). */
-function corsBase(origins: Config['corsOrigins'], exposed: string) {
-  return { preflightContinue: true, exposedHeaders: exposed, origin: origins === '*' ? '*' : true };
+function corsBase(anyOrigin: boolean, exposed: string) {
+  return { preflightContinue: true, exposedHeaders: exposed, origin: anyOrigin ? '*' : true };
 }
 
 /**
  * `cors` as configured for answers other than preflights: the source of truth for their CORS headers.
  * `exposed` defaults to what a path of openapi.yaml exposes (the file is read then: callers that know the spec pass it).
  */
-export function apiCors(origins: Config['corsOrigins'], exposed = exposedHeaders(specHeaders(loadOpenApi()))): RequestHandler {
-  return cors(corsBase(origins, exposed));
+export function apiCors(origins: CorsOrigins, exposed = exposedHeaders(specHeaders(loadOpenApi()))): RequestHandler {
+  return cors(corsBase(!Array.isArray(origins), exposed));
 }
 
+/** The methods that read: what any origin may call by default (CORS_ORIGINS unset). */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
- * CORS (the `cors` package) with an allow-list (`*` allows any origin, the default for local use).
- * Answers from an allowed origin get `Access-Control-Allow-Origin` (with `*`, every answer does, a plain
- * OPTIONS too) and `Access-Control-Expose-Headers`; preflights also get the methods the route table says
- * the path answers (its own, HEAD where GET is, OPTIONS) and the headers a script may send, then go on to
- * the table's OPTIONS answer (204 + Allow); an unknown path's preflight is its 404, without the preflight
- * headers. A disallowed origin gets no CORS headers, so the browser keeps the response from the script.
- * The header lists come from openapi.yaml through the route table (`Route.specHeaders`): a header the
- * spec gains is allowed and exposed as it is declared.
+ * CORS (the `cors` package), as CORS_ORIGINS says:
+ * - unset (`read-only`, the default): any origin may read (GET and HEAD, and preflights for them) and none may
+ *   write: a preflight for another method, and the answer to one, get no CORS headers, so a web page can never
+ *   write to the service (every write needs a preflight: a non-safelisted method, or a JSON body);
+ * - `*`: any origin may read and write;
+ * - an allow-list: those origins may read and write; others get no CORS headers.
+ * Answers an origin may read get `Access-Control-Allow-Origin` (`*`, or the origin, with `Vary: Origin`) and
+ * `Access-Control-Expose-Headers`; preflights also get the methods the route table says the path answers
+ * (its own, HEAD where GET is, OPTIONS; the reads alone by default) and the headers a script may send, then go
+ * on to the table's OPTIONS answer (204 + Allow); an unknown path's preflight is its 404, without the
+ * preflight headers. A refused one gets no CORS headers, so the browser keeps the response from the script.
+ * The header lists come from openapi.yaml through the route table (`Route.specHeaders`): a header the spec
+ * gains is allowed and exposed as it is declared.
  */
-function corsLayer(origins: Config['corsOrigins']): Phase {
-  const anyOrigin = origins === '*';
+function corsLayer(origins: CorsOrigins): Phase {
+  const readOnly = origins === 'read-only';
+  const anyOrigin = !Array.isArray(origins);
   const allowList = new Set(anyOrigin ? [] : origins);
   // Simple answers' CORS per header list (the spec's, shared by every route, and NO_SPEC for unknown
   // paths). With any origin allowed, their headers are the same for every request: recorded once.
@@ -107,14 +116,15 @@ function corsLayer(origins: Config['corsOrigins']): Phase {
   };
   // Preflight options per route (built on first use; routes are a fixed set), and one for unknown paths.
   const preflights = new WeakMap<Route, RequestHandler>();
-  const unknownPath = cors({ ...corsBase(origins, exposedHeaders(NO_SPEC)), methods: '', allowedHeaders: '' });
+  const unknownPath = cors({ ...corsBase(anyOrigin, exposedHeaders(NO_SPEC)), methods: '', allowedHeaders: '' });
   const preflightFor = (route: Route | undefined): RequestHandler => {
     if (!route) return unknownPath;
     let handler = preflights.get(route);
     if (!handler) {
-      const methods = [...new Set([...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])];
+      const all = [...new Set([...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])];
+      const methods = readOnly ? all.filter((method) => READS.has(method)) : all;
       handler = cors({
-        ...corsBase(origins, exposedHeaders(route.specHeaders)),
+        ...corsBase(anyOrigin, exposedHeaders(route.specHeaders)),
         methods: methods.join(', '),
         allowedHeaders: allowedHeaders(route.specHeaders),
         maxAge: PREFLIGHT_MAX_AGE_SECONDS,
@@ -131,15 +141,23 @@ function corsLayer(origins: Config['corsOrigins']): Phase {
       if (typeof origin !== 'string' || !allowList.has(origin.toLowerCase())) return next();
     }
     const route = state.match?.route;
-    if (req.method === 'OPTIONS') return preflightFor(route)(req, res, next);
+    if (req.method === 'OPTIONS') {
+      // By default, a preflight for a write is refused: no CORS headers.
+      const asked = req.headers['access-control-request-method'];
+      if (readOnly && typeof asked === 'string' && !READS.has(asked.toUpperCase())) return next();
+      return preflightFor(route)(req, res, next);
+    }
+    if (readOnly && !READS.has(req.method)) return next();
     simpleFor(route?.specHeaders ?? NO_SPEC)(state, next);
   };
 }
 
 /**
- * Request-rate limiting per principal (with auth on, a checked token's `sub`), else per client IP (the socket's address: no forwarded header is trusted), off
- * when `config.rateLimit` is 0. Over the limit: 429 with `Retry-After`, in the path's error format.
- * Routes whose template is in `unlimited` (health checks, metrics) are never counted nor refused.
+ * Request-rate limiting per principal (with auth on, a verified token's `sub`), else per client IP (the socket's
+ * address: no forwarded header is trusted), off when `config.rateLimit` is 0. Every request counts, those auth
+ * refuses too (a bad token has no principal: it counts against its address). Over the limit: 429 with
+ * `Retry-After`, in the path's error format. Routes whose template is in `unlimited` (health checks, metrics)
+ * are never counted nor refused.
  */
 export function rateLimit(config: Config, unlimited: ReadonlySet<string> = new Set()): Phase | undefined {
   if (config.rateLimit <= 0) return undefined;
@@ -192,12 +210,14 @@ function messageProblem(req: Request): ApiError | undefined {
 }
 
 /**
- * The last step of the protect phase. Refuses requests that HTTP/1.1 says a server must not serve, before
- * anything reads their body or answers but the security steps (headers, CORS, rate limit): a
+ * A step of the protect phase. Refuses requests that HTTP/1.1 says a server must not serve, before anything
+ * reads their body or answers but the security headers and CORS (the token check and the rate limit come after
+ * it, so no refusal of theirs keeps a connection this step would close): a
  * transfer coding other than chunked (501), Transfer-Encoding in HTTP/1.0, a target that is neither a
  * path nor an http(s) URL, a missing, duplicated or invalid Host (400). The answer is in the path's
  * error format; the rest of the body is discarded and the connection closed after it (closeAfterDiscarding),
- * since the message's framing or target cannot be trusted.
+ * since the message's framing or target cannot be trusted. A request it lets through with a body is registered
+ * (expectBody): any later answer given before that body was read closes the same way (./unread-body.ts).
  */
 function protocolChecks(limits: BodyLimits): Phase {
   return (state, next) => {
@@ -211,20 +231,28 @@ function protocolChecks(limits: BodyLimits): Phase {
       return;
     }
     const problem = messageProblem(req);
-    if (!problem) return next();
+    if (!problem) {
+      // From here, an answer given before the body was read closes the connection after a bounded discard.
+      expectBody(req, res, limits);
+      return next();
+    }
     closeAfterDiscarding(req, res, limits);
     sendError(res, messageFormat(state), problem);
   };
 }
 
 /**
- * The `protect` phase (./phases.ts), in order: headers first (so every answer has them), CORS, the rate limit,
- * the HTTP/1.1 message rules. Routes whose template is in `unlimited` (health checks, metrics) are never rate
- * limited. With auth on (src/http/auth.ts), its step comes after CORS (so a refusal is readable cross-origin) and
- * before the rate limit (which then counts per principal).
+ * The `protect` phase (./phases.ts), in one order for every request: headers first (so every answer has them),
+ * CORS (so a refusal is readable cross-origin), the HTTP/1.1 message rules (so a message that cannot be framed
+ * or targeted is refused, and its connection closed, before anything else answers it), then with auth on the
+ * token check (src/http/auth.ts `identify`), the rate limit (per principal, else per address: refusals count
+ * too) and the refusal, if any (`refuse`). Routes whose template is in `unlimited` (health checks, metrics) are
+ * never rate limited. With auth off no auth step is built.
  */
 export function protect(config: Config, unlimited?: ReadonlySet<string>): Phase[] {
   const limit = rateLimit(config, unlimited);
-  const auth = config.auth ? authStep(config.auth) : undefined;
-  return [apiSecurityHeaders(), corsLayer(config.corsOrigins), ...(auth ? [auth] : []), ...(limit ? [limit] : []), protocolChecks(config)];
+  const steps: Phase[] = [apiSecurityHeaders(), corsLayer(config.corsOrigins), protocolChecks(config)];
+  if (!config.auth) return limit ? [...steps, limit] : steps;
+  const { identify, refuse } = authSteps(config.auth);
+  return [...steps, identify, ...(limit ? [limit] : []), refuse];
 }

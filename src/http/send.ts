@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { closeIfBodyUnread, isClosingAfter } from './unread-body';
 
 /** The media types of every answer the service writes itself (REST, errors, GraphQL's JSON). */
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -9,37 +10,31 @@ export const TEXT_TYPE = 'text/plain; charset=utf-8';
  * `Content-Length`, then the body in the same write as the headers. A HEAD answer keeps the headers
  * (Content-Length included) and Node leaves out the body. 204 and 304 answers carry no body and no
  * content headers. Every answer the service serialises itself leaves through here or through the list
- * writer (./json-stream.ts): one place decides how a body is framed. An answer marked by closeAfterWriting
- * is written the same way but not ended.
+ * writer (./json-stream.ts): one place decides how a body is framed. An answer given while its request's
+ * body is still unread closes its connection after it (./unread-body.ts): it is written the same way, then
+ * the connection half-closed, and the answer is ended by closeAfterDiscarding.
  */
 export function sendText(res: ServerResponse, status: number, type: string, text: string): void {
   if (status === 204 || status === 304) return sendEmpty(res, status);
+  closeIfBodyUnread(res);
   res.statusCode = status;
   res.setHeader('Content-Type', type);
   res.setHeader('Content-Length', Buffer.byteLength(text));
-  const socket = res.socket;
-  if (socket && closingAfter.has(res)) {
-    // The headers (sent even for HEAD, whose body Node leaves out) and the body in one write, then the
-    // end of the connection's sending side; the answer itself is ended by closeAfterDiscarding.
-    socket.cork();
-    res.flushHeaders();
-    res.write(text);
-    socket.end();
-    return;
-  }
+  if (isClosingAfter(res)) return writeThenHalfClose(res, text);
   res.end(text);
 }
 
-/** Answers marked by closeAfterWriting. */
-const closingAfter = new WeakSet<ServerResponse>();
-
 /**
- * Marks an answer whose connection closes after it while the rest of its request is still read
- * (./body.ts's closeAfterDiscarding): sendText writes it whole with its length, then half-closes the
- * connection, and leaves the answer itself unended. Only for the answer that currently has the socket.
+ * The head (sent even for HEAD, whose body Node leaves out) and the body in one write, then the end of the
+ * connection's sending side; the answer itself is ended by closeAfterDiscarding (./unread-body.ts).
  */
-export function closeAfterWriting(res: ServerResponse): void {
-  closingAfter.add(res);
+function writeThenHalfClose(res: ServerResponse, text: string): void {
+  const socket = res.socket;
+  if (!socket) return void res.end(text);
+  socket.cork();
+  res.flushHeaders();
+  if (text !== '') res.write(text);
+  socket.end();
 }
 
 /** A JSON answer: `body` serialised once, as `JSON.stringify` does. */
@@ -49,6 +44,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 
 /** An answer without a body (204 and 304 carry no content headers; any other status says `Content-Length: 0`). */
 export function sendEmpty(res: ServerResponse, status: number): void {
+  closeIfBodyUnread(res);
   res.statusCode = status;
   if (status === 204 || status === 304) {
     res.removeHeader('Content-Type');
@@ -56,5 +52,6 @@ export function sendEmpty(res: ServerResponse, status: number): void {
   } else {
     res.setHeader('Content-Length', 0);
   }
+  if (isClosingAfter(res)) return writeThenHalfClose(res, '');
   res.end();
 }

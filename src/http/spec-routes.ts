@@ -32,8 +32,11 @@ export interface OperationInfo {
    * each of its requests (src/http/validate.ts).
    */
   secured: boolean;
-  /** The scope its security requirement names (`books:write`); undefined when it names none. Enforced by src/http/auth.ts when auth is on. */
-  scope: string | undefined;
+  /**
+   * The scopes its bearer requirement names, all needed (`['books:write', 'books:read']`); empty when it names
+   * none. Those this instance enforces are checked by src/http/auth.ts when auth is on.
+   */
+  scopes: readonly string[];
   /** A success answer is a JSON array (a list): its read starts on a turn of the event loop while connections come in (src/http/write-turns.ts). */
   answersList: boolean;
   /** The header parameters it declares optional, lower-case as Node keys `req.headers`: an empty one is absent (./empty-headers.ts). */
@@ -102,13 +105,19 @@ export function specHeaders(doc: OpenApiDocument): SpecHeaders {
   return specRoutes(doc).headers;
 }
 
-/** The scope an operation's own `security` names (the first scope of its requirements), if any. */
-export function operationScope(op: Record<string, unknown>): string | undefined {
+/**
+ * The scopes an operation's own `security` asks for: those of its first requirement that names any (OpenAPI: a
+ * requirement's scopes are all needed; the others are alternatives, such as anonymous access `{}`). Empty when
+ * it names none.
+ */
+export function securityScopes(op: Record<string, unknown>): string[] {
   const requirements = Array.isArray(op.security) ? (op.security as Record<string, unknown>[]) : [];
   for (const requirement of requirements) {
-    for (const scopes of Object.values(requirement)) if (Array.isArray(scopes) && typeof scopes[0] === 'string') return scopes[0];
+    for (const scopes of Object.values(requirement)) {
+      if (Array.isArray(scopes) && scopes.length > 0) return scopes.filter((scope): scope is string => typeof scope === 'string');
+    }
   }
-  return undefined;
+  return [];
 }
 
 /** Names, each once whatever its case, in the order first seen. */
@@ -176,7 +185,7 @@ export function specRoutes(doc: OpenApiDocument): { routes: Route[]; headers: Sp
         locationStatuses,
         conditional: params.some((p) => p.in === 'header' && /^if-(none-)?match$/i.test(p.name)),
         secured: Array.isArray(security) && security.length > 0 && !security.some((requirement) => Object.keys(requirement as object).length === 0),
-        scope: operationScope(op),
+        scopes: securityScopes(op),
         answersList,
         optionalHeaders: params.filter((p) => p.in === 'header' && p.required !== true).map((p) => p.name.toLowerCase()),
       };

@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import type { Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { operationMethod, type OwnRoute } from '../http/routes';
+import { sendText } from '../http/send';
 import type { Store } from '../store/types';
 import { workerScraper } from './cluster-metrics';
 
@@ -175,9 +176,8 @@ export function createMetrics({ store, path }: { store: Store; path: string }): 
     handler: (_req, res, next) => {
       startProcessMetrics();
       exposition().then((text) => {
-        res.setHeader('Content-Type', registry.contentType);
         res.setHeader('Cache-Control', 'no-store');
-        res.status(200).end(text);
+        sendText(res, 200, registry.contentType, text);
       }, next);
     },
   };

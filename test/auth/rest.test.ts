@@ -189,25 +189,12 @@ describe('auth on: metrics, CORS, the served spec', () => {
     expect(refused.headers['access-control-expose-headers']).toMatch(/WWW-Authenticate/);
   });
 
-  it('the served spec shows the bearer scheme and drops anonymous access where a scope is enforced', async () => {
-    for (const reads of ['public', 'token'] as const) {
-      const { http } = makeApp({ config: { auth: hs256({ AUTH_READS: reads }) } });
-      const doc = (await http.get('/openapi.json').expect(200)).body;
-      expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
-      expect(doc.paths['/books'].post.security).toEqual([{ bearerAuth: ['books:write'] }]);
-      expect(doc.paths['/books'].get.security).toEqual(reads === 'public' ? [{}, { bearerAuth: ['books:read'] }] : [{ bearerAuth: ['books:read'] }]);
-      const yaml = (await http.get('/openapi.yaml').expect(200)).text;
-      expect(yaml).toMatch(/bearerAuth/);
-    }
-  });
 });
 
 describe('auth off (no setting): the open contract', () => {
-  it('every operation answers without a token, and the served spec lists anonymous access', async () => {
+  it('every operation answers without a token, and so do the metrics', async () => {
     const { http } = makeApp();
     for (const op of writes.filter((w) => w.method === 'POST')) expect((await call(http, op)).status).toBe(201);
-    const doc = (await http.get('/openapi.json').expect(200)).body;
-    expect(doc.paths['/books'].post.security).toEqual([{}, { bearerAuth: ['books:write'] }]);
     await http.get('/metrics').expect(200);
   });
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SignJWT, type JWTPayload } from 'jose';
 import { loadConfig, type AuthSettings } from '../../src/config';
-import { HTTP_METHODS, operationScope } from '../../src/http/spec-routes';
+import { HTTP_METHODS, securityScopes } from '../../src/http/spec-routes';
 import { SchemaSampler } from '../../src/mock/sample';
 import { loadOpenApi } from '../../src/spec';
 
@@ -42,9 +42,14 @@ export interface SpecOperation {
   method: string;
   /** The path with `{id}` as 1. */
   path: string;
+  /** The operation's own scope: `<collection>:write` for a write, `<collection>:read` for a read. */
   scope: string;
+  /** Every scope its bearer requirement names (a write that answers a record names the read scope too). */
+  scopes: string[];
   body: unknown;
   errorFormat: 'json' | 'text';
+  /** A success answer carries a body (a stored record or a list of them). */
+  answersRecord: boolean;
 }
 
 /** Every operation openapi.yaml gives a scope, with a path and a body (the spec's example) to call it with. */
@@ -61,14 +66,16 @@ export function scopedOperations(): SpecOperation[] {
   for (const [template, item] of Object.entries(doc.paths)) {
     for (const method of HTTP_METHODS) {
       const op = item[method] as Record<string, unknown> | undefined;
-      const scope = op && operationScope(op);
-      if (!op || !scope) continue;
+      const scopes = op ? securityScopes(op) : [];
+      if (!op || scopes.length === 0) continue;
+      const scope = method === 'get' ? scopes[0] : scopes.find((s) => s.endsWith(':write'))!;
       const media = (deref(op.requestBody)?.content as Record<string, Record<string, unknown>> | undefined)?.['application/json'];
       const examples = media?.examples as Record<string, { value: unknown }> | undefined;
       const body = media ? (media.example ?? (examples ? Object.values(examples)[0].value : sampler.sample(media.schema))) : undefined;
       const responses = Object.entries(op.responses as Record<string, unknown>).map(([status, r]) => [status, deref(r)] as const);
       const textErrors = responses.some(([status, r]) => status.startsWith('4') && Object.keys((r.content as object) ?? {})[0] === 'text/plain');
-      out.push({ operationId: String(op.operationId), method: method.toUpperCase(), path: template.replace(/\{[^}]+\}/g, '1'), scope, body, errorFormat: textErrors ? 'text' : 'json' });
+      const answersRecord = responses.some(([status, r]) => status.startsWith('2') && Object.keys((r.content as object) ?? {}).length > 0);
+      out.push({ operationId: String(op.operationId), method: method.toUpperCase(), path: template.replace(/\{[^}]+\}/g, '1'), scope, scopes, body, errorFormat: textErrors ? 'text' : 'json', answersRecord });
     }
   }
   return out;

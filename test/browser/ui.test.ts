@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { SignJWT } from 'jose';
 import type { Locator, Page } from 'playwright-core';
 import { loadConfig } from '../../src/config';
-import { launchBrowser, openPage, screenshot, startService, type Browser } from './browser';
+import { launchBrowser, openPage, screenshot, startService, type Browser, type PageProblems } from './browser';
 
 let service: { server: Server; baseUrl: string };
 let browser: Browser;
@@ -112,6 +112,35 @@ describe('Swagger UI with bearer tokens (AUTH_JWT_SECRET)', () => {
     expect((await answer.json()).title).toBe('With a token');
     // The refused request is logged by the browser as a failed resource; nothing else went wrong.
     expect(problems.external).toEqual([]);
+  });
+});
+
+describe('Swagger UI shows security only where the instance checks tokens', () => {
+  /** The Authorize button, and the operations that show a lock, once the page has drawn its operations. */
+  async function locks(baseUrl: string): Promise<{ authorize: number; locked: string[]; problems: PageProblems }> {
+    const { page, problems } = await openPage(browser, baseUrl);
+    await page.goto(`${baseUrl}/docs`);
+    await page.locator('#operations-books-createBook').waitFor();
+    const locked = await page.locator('.opblock:has(.authorization__btn)').evaluateAll((blocks) => blocks.map((block) => block.id.replace(/^operations-[^-]+-/, '')));
+    return { authorize: await page.locator('.auth-wrapper button.authorize').count(), locked: locked.sort(), problems };
+  }
+
+  it('when tokens are not checked (the default), then there is no Authorize button and no lock', async () => {
+    const { authorize, locked, problems } = await locks(service.baseUrl);
+    expect({ authorize, locked }).toEqual({ authorize: 0, locked: [] });
+    expect(problems).toEqual({ external: [], errors: [] });
+  });
+
+  it('when tokens are checked and reads are public, then Authorize is there and only the writes carry a lock', async () => {
+    const secured = await startService({ auth: loadConfig({ AUTH_JWT_SECRET: 'browser-test-secret-of-at-least-32-bytes' }).auth });
+    try {
+      const { authorize, locked } = await locks(secured.baseUrl);
+      expect(authorize).toBe(1);
+      expect(locked).toEqual(expect.arrayContaining(['createBook', 'updateBook', 'deleteBook', 'createTodo', 'createItem']));
+      expect(locked.filter((id) => /^(list|get)/.test(id))).toEqual([]);
+    } finally {
+      await new Promise((resolve) => secured.server.close(resolve));
+    }
   });
 });
 

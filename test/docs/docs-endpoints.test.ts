@@ -82,17 +82,40 @@ describe('GET /docs/assets/{name}', () => {
 });
 
 describe('the sources of truth', () => {
-  it('when GET /openapi.yaml, then it answers the file as application/yaml', async () => {
+  // The file as this instance checks it: with no token checked (the default), without its security
+  // (test/auth/served-spec.test.ts has the rest).
+  const file = readFileSync(path.join(projectRoot, 'openapi.yaml'), 'utf8');
+  /** A document without what is about tokens: the security, the 401 and 403 answers, and the components only they use. */
+  const withoutSecurity = (doc: Record<string, any>) => {
+    const copy = structuredClone(doc);
+    delete copy.security;
+    delete copy.components.securitySchemes;
+    for (const name of ['JsonUnauthorized', 'TextUnauthorized', 'JsonForbidden', 'TextForbidden']) delete copy.components.responses[name];
+    delete copy.components.headers.WWWAuthenticate;
+    for (const item of Object.values(copy.paths) as Record<string, any>[]) {
+      for (const op of Object.values(item)) {
+        if (typeof op !== 'object' || !op.responses) continue;
+        delete op.security;
+        delete op.responses['401'];
+        delete op.responses['403'];
+      }
+    }
+    return copy;
+  };
+
+  it('when GET /openapi.yaml, then it answers the file as application/yaml, in its own order', async () => {
     const { http } = makeApp();
     const res = await http.get('/openapi.yaml').expect(200).expect('Content-Type', 'application/yaml; charset=utf-8');
-    expect(res.text).toBe(readFileSync(path.join(projectRoot, 'openapi.yaml'), 'utf8'));
+    expect(res.text.startsWith(file.slice(0, file.indexOf('\npaths:')).replace(/\n#[^\n]*|\nsecurity: \[\]/g, ''))).toBe(true);
+    expect(Object.keys(parse(res.text).paths)).toEqual(Object.keys(loadOpenApi().paths));
   });
 
-  it('when GET /openapi.json, then it answers the same document as JSON', async () => {
+  it('when GET /openapi.json, then it answers the same document as JSON, the file\'s own but for its security', async () => {
     const { http } = makeApp();
     const res = await http.get('/openapi.json').expect(200).expect('Content-Type', 'application/json; charset=utf-8');
-    expect(res.body).toEqual(loadOpenApi());
-    expect(parse(readFileSync(path.join(projectRoot, 'openapi.yaml'), 'utf8'))).toEqual(res.body);
+    expect(parse((await http.get('/openapi.yaml')).text)).toEqual(res.body);
+    expect(res.body).toEqual(withoutSecurity(parse(file)));
+    expect(JSON.stringify(res.body)).not.toMatch(/bearerAuth|"security"/);
   });
 
   it('when GET /schema.graphql, then it answers the SDL as UTF-8 text that builds a schema', async () => {

@@ -45,8 +45,8 @@ describe('security headers and error hygiene', () => {
 });
 
 describe('CORS allow-list', () => {
-  it('when CORS_ORIGINS is the default *, then any origin may read responses, with the useful headers exposed', async () => {
-    const { http } = makeApp();
+  it('when CORS_ORIGINS=*, then any origin may read responses, with the useful headers exposed', async () => {
+    const { http } = makeApp({ config: { corsOrigins: '*' } });
     const res = await http.get('/books?limit=1').set('Origin', 'https://anywhere.example').expect(200);
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.headers['access-control-expose-headers']).toMatch(/X-Total-Count/);
@@ -78,7 +78,7 @@ describe('CORS allow-list', () => {
   });
 
   it('when a preflight targets a path outside the REST spec (e.g. /graphql), then an allowed origin still gets 204', async () => {
-    const { http } = makeApp();
+    const { http } = makeApp({ config: { corsOrigins: '*' } });
     const res = await http.options('/graphql').set('Origin', 'https://x.example').set('Access-Control-Request-Method', 'POST').expect(204);
     expect(res.headers['access-control-allow-methods']).toBe('GET, POST, HEAD, OPTIONS');
     expect(res.headers.allow).toBe('GET, POST');
@@ -92,7 +92,7 @@ describe('CORS allow-list', () => {
   });
 
   it('when OPTIONS comes without an Origin (CORS_ORIGINS=*), then the 204 still carries Allow and the CORS headers', async () => {
-    const { http } = makeApp();
+    const { http } = makeApp({ config: { corsOrigins: '*' } });
     const res = await http.options('/books/1').expect(204);
     expect(res.headers.allow).toBe('GET, PUT, DELETE');
     expect(res.headers['access-control-allow-origin']).toBe('*');

@@ -3,7 +3,7 @@ import { createMemoryStore } from '../../src/store/memory';
 import { loadSeed } from '../../src/store/seed';
 import { SignJWT } from 'jose';
 import { loadConfig } from '../../src/config';
-import { HTTP_METHODS, operationScope } from '../../src/http/spec-routes';
+import { HTTP_METHODS, securityScopes } from '../../src/http/spec-routes';
 import { loadOpenApi } from '../../src/spec';
 import { makeApp, makeStore, type TestApp } from '../support/app';
 import { gated } from '../support/idempotency';
@@ -163,7 +163,7 @@ const TRIGGERS: Record<string, Trigger> = {
 
 /** Operations openapi.yaml gives a scope: refused (401, 403) on an instance that checks tokens. */
 const SCOPED = new Set(
-  Object.values(loadOpenApi().paths).flatMap((item) => HTTP_METHODS.map((m) => item[m] as Record<string, unknown> | undefined).filter((op) => op && operationScope(op)).map((op) => String(op!.operationId))),
+  Object.values(loadOpenApi().paths).flatMap((item) => HTTP_METHODS.map((m) => item[m] as Record<string, unknown> | undefined).filter((op) => op && securityScopes(op).length > 0).map((op) => String(op!.operationId))),
 );
 const SECRET = 'status-coverage-secret-of-at-least-32-bytes';
 

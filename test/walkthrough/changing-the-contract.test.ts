@@ -115,7 +115,7 @@ function editSpecs(dir: string): void {
     .split('\n')
     .map((line) => `  ${line}`)
     .join('\n');
-  const sdl = readFileSync(sdlFile, 'utf8').replace(/(type Book \{[\s\S]*?)\n\}/, `$1\n${field}\n}`);
+  const sdl = readFileSync(sdlFile, 'utf8').replace(/(type Book\b[^{]*\{[\s\S]*?)\n\}/, `$1\n${field}\n}`);
   writeFileSync(sdlFile, sdl);
 }
 
