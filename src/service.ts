@@ -28,6 +28,7 @@ import type { Handlers } from './rest/types';
 import { loadGraphqlSdl, loadOpenApi, projectRoot, type OpenApiDocument } from './spec';
 import { assertContractImplemented, assertStoredShapes } from './startup/contract-check';
 import type { Store } from './store/types';
+import { textLimits } from './text-rule';
 
 export interface ServiceDeps {
   store: Store;
@@ -79,7 +80,7 @@ export function createService({
   const metrics = config.metricsEnabled ? createMetrics({ store, path: config.metricsPath }) : undefined;
   // Big answers (REST lists, large GraphQL results) are written in chunks, a few per turn of the event loop.
   const turns = new WriteTurns();
-  const graphql = graphqlEndpoint({ store, config, logger, resolvers, schemaOptions: { typeDefs: sdl, mock: mocks?.graphqlFields }, metrics: metrics?.graphql, idempotencyKey: idempotencyKeyRule(openapi), turns, auth: config.auth });
+  const graphql = graphqlEndpoint({ store, config, logger, resolvers, schemaOptions: { typeDefs: sdl, mock: mocks?.graphqlFields }, metrics: metrics?.graphql, idempotencyKey: idempotencyKeyRule(openapi), turns, auth: config.auth, text: textLimits(openapi) });
   const graphiql = graphiqlPage();
   // Every path the service answers: the spec's operations, and these routes of its own (their path
   // is outside openapi.yaml: the GraphQL endpoint, the docs and spec files, the metrics when they are on).

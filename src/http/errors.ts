@@ -30,7 +30,7 @@ export class ApiError extends Error {
 export const INTERNAL_ERROR_MESSAGE = 'Unexpected error.';
 export const NOT_ALLOWED_MESSAGE = 'Method not allowed';
 
-/** 503 when the service sheds load on purpose (storage is fine, every connection busy): not "unavailable". */
+/** 503 when the service sheds load on purpose (storage is fine, every connection busy): not "unavailable". The one wording, REST and GraphQL alike. */
 export const BUSY_MESSAGE = 'Server busy, retry later';
 const UNAVAILABLE_MESSAGE = 'Service unavailable';
 

@@ -36,7 +36,7 @@ export interface OperationInfo {
   scope: string | undefined;
   /** A success answer is a JSON array (a list): its read starts on a turn of the event loop while connections come in (src/http/write-turns.ts). */
   answersList: boolean;
-  /** The header parameters it declares optional, lower-case as Node keys `req.headers`: an empty one is absent (./empty-headers.ts). */
+  /** The header parameters it declares optional, lower-case as Node keys `req.headers`: an empty one is absent (routePhase in ./routes.ts). */
   optionalHeaders: string[];
 }
 

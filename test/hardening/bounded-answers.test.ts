@@ -396,7 +396,7 @@ describe('large GraphQL answers are bounded', () => {
     const refused = await server.send({ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body });
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBe('1');
-    expect(JSON.parse(refused.text)).toEqual({ errors: [{ message: 'Server busy: retry later.', extensions: { code: 'SERVER_BUSY' } }] });
+    expect(JSON.parse(refused.text)).toEqual({ errors: [{ message: 'Server busy, retry later', extensions: { code: 'SERVER_BUSY' } }] });
     const small = await server.send({ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ book(id: "1") { title } }' }) });
     expect(small.status).toBe(200);
     // The hog leaves while its list is still being read: its turn is free at once.
