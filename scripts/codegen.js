@@ -6,9 +6,14 @@
 // (scripts/dev.js, which keeps the generators loaded and calls them on each spec save), so both
 // write the same bytes and `npm run generate:check` holds either way.
 // A file is written only when its text changes: an unchanged output does not wake the watchers.
+// Before either writes, `check()` refuses specs the project cannot use (scripts/spec-refusals.js): openapi.yaml's
+// lint errors (redocly.yaml, the rules `npm run lint:openapi` applies), then what the service's own start-up
+// checks find in the specs (src/startup/contract-check.ts, run from source by scripts/source-loader.js).
 const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
+const { requireSources } = require('./source-loader');
+const { contractRefusal, lintRefusal } = require('./spec-refusals');
 
 const OUTPUTS = { openapi: 'generated/openapi.ts', graphql: 'generated/graphql.ts' };
 
@@ -21,11 +26,14 @@ function writeIfChanged(file, text) {
 }
 
 /**
- * The generators for the project at `root`, loaded once. `openapi()` and `graphql()` each regenerate
+ * The generators for the project at `root`, loaded once. `check()` refuses specs that cannot be used (above),
+ * with the service's modules loaded by `loadSources(names)` (project-relative, without extension; by default from
+ * source, scripts/source-loader.js; `npm run dev` loads its own compiled output);
+ * `openapi()` and `graphql()` each regenerate
  * one output and resolve to the project-relative paths written (empty when the text did not change);
  * they reject with the generator's error when a spec is not valid.
  */
-function createCodegen(root) {
+function createCodegen(root, { loadSources = (files) => requireSources(root, files) } = {}) {
   let openapiTools;
   let graphqlTools;
 
@@ -35,7 +43,25 @@ function createCodegen(root) {
     const redoclyCore = require(require.resolve('@redocly/openapi-core', { paths: [path.dirname(require.resolve('openapi-typescript/package.json'))] }));
     const configPath = redoclyCore.findConfig(root);
     const redocly = configPath ? await redoclyCore.loadConfig({ configPath }) : await redoclyCore.createConfig({}, { extends: ['minimal'] });
-    return { ots, redocly };
+    return { ots, redocly, redoclyCore };
+  }
+
+  /**
+   * Resolves when the specs on disk can be used; rejects with a SpecRefusal (scripts/spec-refusals.js: a title and
+   * one line per place to change) when openapi.yaml breaks a lint rule, or the contract could not be served as
+   * written. Generates nothing.
+   */
+  async function check() {
+    openapiTools ??= loadOpenapiTools();
+    const { redocly, redoclyCore } = await openapiTools;
+    const file = path.join(root, 'openapi.yaml');
+    const document = redoclyCore.makeDocumentFromString(readFileSync(file, 'utf8'), file);
+    const problems = await redoclyCore.lintDocument({ document, config: redocly.styleguide, externalRefResolver: new redoclyCore.BaseResolver(redocly.resolve) });
+    const lint = lintRefusal(document.parsed, problems, (problem) => redoclyCore.getLineColLocation(problem.location[0]).start);
+    if (lint) throw lint;
+    const [{ specProblems }, { loadOpenApi, loadGraphqlSdl }] = loadSources([path.join('src', 'startup', 'contract-check'), path.join('src', 'spec')]);
+    const refusal = contractRefusal(specProblems(loadOpenApi(), loadGraphqlSdl()));
+    if (refusal) throw refusal;
   }
 
   async function openapi() {
@@ -72,7 +98,7 @@ function createCodegen(root) {
     return typeof schema === 'string' && !path.isAbsolute(schema) ? path.join(root, schema) : schema;
   }
 
-  return { openapi, graphql, outputs: OUTPUTS };
+  return { check, openapi, graphql, outputs: OUTPUTS };
 }
 
 module.exports = { createCodegen };

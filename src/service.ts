@@ -26,7 +26,7 @@ import { restPhases } from './rest/registrar';
 import { responseChecks } from './rest/response-check';
 import type { Handlers } from './rest/types';
 import { loadGraphqlSdl, loadOpenApi, projectRoot, type OpenApiDocument } from './spec';
-import { assertContractImplemented, assertStoredShapes } from './startup/contract-check';
+import { assertContractImplemented, assertServedAlike, assertStoredShapes } from './startup/contract-check';
 import type { Store } from './store/types';
 import { textLimits } from './text-rule';
 
@@ -71,6 +71,8 @@ export function createService({
   resolvers = defaultResolvers,
   lifecycle = { draining: false },
 }: ServiceDeps): Service {
+  // A field REST and GraphQL could not answer alike (an integer wider than GraphQL's Int...) never serves.
+  assertServedAlike({ openapi, sdl });
   // A half-implemented contract never serves: throws one line naming every missing handler/resolver.
   // With MOCK_UNIMPLEMENTED, what is missing answers mocked values from the contract instead (src/mock/).
   const mocks = config.mockUnimplemented ? planMocks({ openapi, handlers, sdl, resolvers }, logger) : undefined;

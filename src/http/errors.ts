@@ -23,6 +23,9 @@ export class ApiError extends Error {
   }
 }
 
+/** An answer that breaks openapi.yaml, found by response validation (src/rest/response-check.ts): a defect of the service. */
+export class ResponseDrift extends Error {}
+
 /**
  * What a 500 says, in both API styles: REST's `{"error"}` and every answer the edge writes, and the masked
  * message of an unexpected GraphQL error (docs/contract.md). Details go to the log, never to the client.
@@ -57,6 +60,10 @@ function toApiError(err: unknown, method = 'GET'): { error: ApiError; unexpected
     const { status, message, details } = validatorRefusal(err);
     return { error: new ApiError(status, message, details), unexpected: false };
   }
+  // An answer that breaks openapi.yaml, caught by response validation (VALIDATE_RESPONSES, on in `npm run dev` and
+  // the tests): a defect of the service, logged as one, and the 500 says which operation and field (never a value),
+  // so the mistake is seen where it is made.
+  if (err instanceof ResponseDrift) return { error: new ApiError(500, `${INTERNAL_ERROR_MESSAGE.replace(/\.$/, '')}: ${err.message}`), unexpected: true };
   return { error: new ApiError(500, INTERNAL_ERROR_MESSAGE), unexpected: true };
 }
 

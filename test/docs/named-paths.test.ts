@@ -21,7 +21,7 @@ const TOP_FOLDERS = ['src', 'test', 'docs', 'scripts', 'bench', 'seed', 'generat
 const ROOTED = new RegExp(`(?<![\\w./@-])((?:${TOP_FOLDERS.map((f) => f.replace('.', '\\.')).join('|')})/[\\w./-]*[\\w/])`, 'g');
 /** A path relative to the naming file. */
 const RELATIVE = /(?<![\w./@-])(\.\.?\/[\w./-]*\w)/g;
-/** A Markdown link's target that is a file (`[design.md](design.md#the-dev-loop)`, `[spec](../openapi.yaml)`), relative to the page. */
+/** A Markdown link's target that is a file (a bare name such as `design.md#the-dev-loop`, or one that starts with a dot), relative to the page. */
 const LINK = /\]\(((?:\.\.?\/)?[\w./-]*\w)(?:#[^)]*)?\)/g;
 /** What may follow a path that is cut short by a placeholder or a pattern: `test/store/sqlite*.test.ts`, `test/rest/<resource>.test.ts`. */
 const PLACEHOLDER = /^[<{*[]/;
@@ -49,7 +49,7 @@ function codeComments(text: string, file: string): string[] {
 /** What of a file names paths: comments of code and scripts, the whole text of docs and specs; undefined for other files. */
 function namingText(file: string, text: string): string[] | undefined {
   if (/\.(ts|js|mjs|cjs)$/.test(file)) return codeComments(text, file);
-  // A Markdown page names relative paths only as link targets (`./src/app` in its code examples is the reader's module).
+  // A Markdown page names relative paths only as link targets (an import in one of its code examples is the reader's module).
   if (/\.md$/.test(file) || file === 'openapi.yaml' || file === 'schema.graphql') return [text];
   if (/\.(ya?ml|sh)$/.test(file) || file === '.ci/run' || file.endsWith('.env.example') || file === '.gitignore') {
     return text.split('\n').filter((line) => line.trimStart().startsWith('#'));
