@@ -45,3 +45,20 @@ export function loadOpenApi(file = openapiPath): OpenApiDocument {
 export function loadGraphqlSdl(file = graphqlSchemaPath): string {
   return readFileSync(file, 'utf8');
 }
+
+/** A schema with its local `$ref`s followed and `allOf` parts merged (keywords beside a `$ref` win). */
+export function resolveSchema(doc: OpenApiDocument, schema: unknown, depth = 0): Record<string, unknown> {
+  if (typeof schema !== 'object' || schema === null || depth > 32) return {};
+  const { $ref, allOf, ...own } = schema as Record<string, unknown>;
+  let merged: Record<string, unknown> = {};
+  if (typeof $ref === 'string' && $ref.startsWith('#/')) {
+    let target: unknown = doc;
+    for (const part of $ref.slice(2).split('/')) target = (target as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+    merged = resolveSchema(doc, target, depth + 1);
+  }
+  for (const part of Array.isArray(allOf) ? allOf : []) {
+    const next = resolveSchema(doc, part, depth + 1);
+    merged = { ...merged, ...next, properties: { ...(merged.properties as Record<string, unknown> | undefined), ...(next.properties as Record<string, unknown> | undefined) } };
+  }
+  return { ...merged, ...own };
+}

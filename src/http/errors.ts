@@ -42,8 +42,8 @@ export function notFound(req: { method: string; path: string }): ApiError {
   return new ApiError(404, `Not found: ${req.method} ${req.path}`.slice(0, 200));
 }
 
-/** Turns anything thrown into an ApiError; unexpected errors become a bare 500. */
-function toApiError(err: unknown, method = 'GET'): { error: ApiError; unexpected: boolean } {
+/** Turns anything thrown into an ApiError; unexpected errors become a bare 500. `body` is the request's parsed body (a PATCH's is a merge patch). */
+function toApiError(err: unknown, method = 'GET', body?: unknown): { error: ApiError; unexpected: boolean } {
   if (err instanceof ApiError) return { error: err, unexpected: false };
   // Storage unreachable: 503. The request was not carried out and may be retried, unless the database
   // stopped answering during COMMIT: then the outcome is unknown, and the message says so (a create is
@@ -57,7 +57,7 @@ function toApiError(err: unknown, method = 'GET'): { error: ApiError; unexpected
     return { error: new ApiError(503, BUSY_MESSAGE, undefined, { 'Retry-After': '1' }), unexpected: false };
   }
   if (isValidatorError(err)) {
-    const { status, message, details } = validatorRefusal(err);
+    const { status, message, details } = validatorRefusal(err, method === 'PATCH' ? body : undefined);
     return { error: new ApiError(status, message, details), unexpected: false };
   }
   // An answer that breaks openapi.yaml, caught by response validation (VALIDATE_RESPONSES, on in `npm run dev` and
@@ -102,7 +102,7 @@ const ANSWER_HEADERS = ['ETag', 'X-Total-Count', 'Link', 'Location', 'Idempotent
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return function serviceErrors(err, req, res, _next) {
     const state = res.locals.state;
-    const { error, unexpected } = toApiError(err, req.method);
+    const { error, unexpected } = toApiError(err, req.method, state?.body);
     if (unexpected) {
       (state?.log ?? logger).error({ method: req.method, path: req.path, err }, 'unexpected error');
     }

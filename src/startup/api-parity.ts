@@ -8,7 +8,7 @@ import {
   type GraphQLField,
   type GraphQLType,
 } from 'graphql';
-import type { OpenApiDocument } from '../spec';
+import { resolveSchema, type OpenApiDocument } from '../spec';
 import type { ContractModel } from '../store/model';
 
 type Json = Record<string, unknown>;
@@ -55,23 +55,6 @@ export function parityProblems(doc: OpenApiDocument, sdl: string, model: Contrac
     }
   }
   return problems;
-}
-
-/** A schema with its local `$ref`s followed and `allOf` parts merged (keywords beside a `$ref` win). */
-function resolveSchema(doc: OpenApiDocument, schema: unknown, depth = 0): Json {
-  if (typeof schema !== 'object' || schema === null || depth > 32) return {};
-  const { $ref, allOf, ...own } = schema as Json;
-  let merged: Json = {};
-  if (typeof $ref === 'string' && $ref.startsWith('#/')) {
-    let target: unknown = doc;
-    for (const part of $ref.slice(2).split('/')) target = (target as Json | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-    merged = resolveSchema(doc, target, depth + 1);
-  }
-  for (const part of Array.isArray(allOf) ? allOf : []) {
-    const next = resolveSchema(doc, part, depth + 1);
-    merged = { ...merged, ...next, properties: { ...(merged.properties as Json | undefined), ...(next.properties as Json | undefined) } };
-  }
-  return { ...merged, ...own };
 }
 
 /** The JSON types a schema allows, `null` aside (`type: [integer, 'null']` is integer). */

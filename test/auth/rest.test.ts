@@ -11,7 +11,7 @@ const reads = operations.filter((op) => op.scope.endsWith(':read'));
 function call(http: ReturnType<typeof request>, op: SpecOperation, authorization?: string) {
   let req = http[op.method.toLowerCase() as 'get'](op.path);
   if (authorization !== undefined) req = req.set('Authorization', authorization);
-  if (op.body !== undefined) req = req.send(op.body as object);
+  if (op.body !== undefined) req = req.set('Content-Type', op.contentType!).send(JSON.stringify(op.body));
   return req;
 }
 

@@ -44,6 +44,8 @@ export interface SpecOperation {
   path: string;
   scope: string;
   body: unknown;
+  /** The body's media type: `application/json`, or a PATCH's `application/merge-patch+json`. */
+  contentType: string | undefined;
   errorFormat: 'json' | 'text';
 }
 
@@ -63,12 +65,14 @@ export function scopedOperations(): SpecOperation[] {
       const op = item[method] as Record<string, unknown> | undefined;
       const scope = op && operationScope(op);
       if (!op || !scope) continue;
-      const media = (deref(op.requestBody)?.content as Record<string, Record<string, unknown>> | undefined)?.['application/json'];
+      const content = deref(op.requestBody)?.content as Record<string, Record<string, unknown>> | undefined;
+      const contentType = content && Object.keys(content)[0];
+      const media = contentType ? content[contentType] : undefined;
       const examples = media?.examples as Record<string, { value: unknown }> | undefined;
       const body = media ? (media.example ?? (examples ? Object.values(examples)[0].value : sampler.sample(media.schema))) : undefined;
       const responses = Object.entries(op.responses as Record<string, unknown>).map(([status, r]) => [status, deref(r)] as const);
       const textErrors = responses.some(([status, r]) => status.startsWith('4') && Object.keys((r.content as object) ?? {})[0] === 'text/plain');
-      out.push({ operationId: String(op.operationId), method: method.toUpperCase(), path: template.replace(/\{[^}]+\}/g, '1'), scope, body, errorFormat: textErrors ? 'text' : 'json' });
+      out.push({ operationId: String(op.operationId), method: method.toUpperCase(), path: template.replace(/\{[^}]+\}/g, '1'), scope, body, contentType, errorFormat: textErrors ? 'text' : 'json' });
     }
   }
   return out;

@@ -61,6 +61,7 @@ describe('npm run generate', () => {
       [lineOf('example: { id: 4, title: Dune, pages: 412 }', books), 'POST /books 201 example'],
       [lineOf('example: { id: 1, title: The Hobbit, pages: 310 }', book), 'GET /books/{id} 200 example'],
       [lineOf("example: { id: 1, title: 'The Hobbit, or There and Back Again', pages: 310 }", book), 'PUT /books/{id} 200 example'],
+      [lineOf('example: { id: 1, title: The Hobbit, pages: 320 }', book), 'PATCH /books/{id} 200 example'],
       [lineOf('- { id: 1, title: The Hobbit, pages: 310 }', bookList), 'response BookList example, item 0 (GET /books 200)'],
       [lineOf('- { id: 2, title: Dune, pages: 412 }', bookList), 'response BookList example, item 1 (GET /books 200)'],
     ];

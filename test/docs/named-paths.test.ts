@@ -83,9 +83,9 @@ function namedPaths(file: string): Named[] {
   return found;
 }
 
-/** Whether a named path exists (for one cut short by a placeholder: whether some entry of its folder starts with it). */
+/** Whether a named path exists: as named, or as a module named without its extension (`src/spec`); for one cut short by a placeholder, whether some entry of its folder starts with it. */
 function exists({ resolved, prefix }: Named): boolean {
-  if (existsSync(resolved)) return true;
+  if (['', '.ts', '.js'].some((extension) => existsSync(`${resolved}${extension}`))) return true;
   if (!prefix) return false;
   const folder = path.dirname(resolved);
   return existsSync(folder) && readdirSync(folder).some((entry) => entry.startsWith(path.basename(resolved)));

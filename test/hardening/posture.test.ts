@@ -61,10 +61,10 @@ describe('CORS allow-list', () => {
       .set('Access-Control-Request-Headers', 'content-type')
       .expect(204);
     expect(res.headers['access-control-allow-origin']).toBe('https://app.example');
-    expect(res.headers['access-control-allow-methods']).toBe('GET, PUT, DELETE, HEAD, OPTIONS');
+    expect(res.headers['access-control-allow-methods']).toBe('GET, PUT, DELETE, PATCH, HEAD, OPTIONS');
     expect(res.headers['access-control-allow-headers']).toMatch(/Content-Type/);
     expect(res.headers.vary).toMatch(/Origin/);
-    expect(res.headers.allow).toBe('GET, PUT, DELETE');
+    expect(res.headers.allow).toBe('GET, PUT, DELETE, PATCH');
   });
 
   it('when an origin outside the allow-list asks, then neither the preflight nor the simple request gets CORS headers', async () => {
@@ -94,9 +94,9 @@ describe('CORS allow-list', () => {
   it('when OPTIONS comes without an Origin (CORS_ORIGINS=*), then the 204 still carries Allow and the CORS headers', async () => {
     const { http } = makeApp();
     const res = await http.options('/books/1').expect(204);
-    expect(res.headers.allow).toBe('GET, PUT, DELETE');
+    expect(res.headers.allow).toBe('GET, PUT, DELETE, PATCH');
     expect(res.headers['access-control-allow-origin']).toBe('*');
-    expect(res.headers['access-control-allow-methods']).toBe('GET, PUT, DELETE, HEAD, OPTIONS');
+    expect(res.headers['access-control-allow-methods']).toBe('GET, PUT, DELETE, PATCH, HEAD, OPTIONS');
     expect(res.headers['access-control-allow-headers']).toMatch(/Content-Type/);
   });
 });

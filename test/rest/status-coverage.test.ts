@@ -17,7 +17,9 @@ import { unreachable } from '../support/unreachable-store';
 type Trigger = (t: TestApp) => Promise<Response>;
 const LIMIT = 64;
 const big = (field: string) => ({ [field]: 'x'.repeat(LIMIT * 2) });
-const text = (t: TestApp, method: 'post' | 'put', path: string) => t.http[method](path).set('Content-Type', 'text/plain').send('x');
+const text = (t: TestApp, method: 'post' | 'put' | 'patch', path: string) => t.http[method](path).set('Content-Type', 'text/plain').send('x');
+/** A PATCH of `body` as a JSON merge patch (RFC 7396). */
+const mergePatch = (t: TestApp, path: string, body: object) => t.http.patch(path).set('Content-Type', 'application/merge-patch+json').send(JSON.stringify(body));
 
 /** The same key twice, with another body the second time: 422. */
 const keyReused =
@@ -88,6 +90,12 @@ const TRIGGERS: Record<string, Trigger> = {
   'updateBook 404': (t) => t.http.put('/books/99').send({ title: 'Emma' }),
   'updateBook 413': (t) => t.http.put('/books/1').send(big('title')),
   'updateBook 415': (t) => text(t, 'put', '/books/1'),
+  'patchBook 200': (t) => mergePatch(t, '/books/1', { pages: 320 }),
+  'patchBook 400': (t) => mergePatch(t, '/books/1', { title: null }),
+  'patchBook 404': (t) => mergePatch(t, '/books/99', { pages: 1 }),
+  'patchBook 412': (t) => mergePatch(t, '/books/1', { pages: 1 }).set('If-Match', stale),
+  'patchBook 413': (t) => mergePatch(t, '/books/1', big('title')),
+  'patchBook 415': (t) => t.http.patch('/books/1').send({ pages: 1 }),
   'deleteBook 204': (t) => t.http.delete('/books/1'),
   'deleteBook 400': (t) => t.http.delete('/books/x'),
   'deleteBook 404': (t) => t.http.delete('/books/99'),
@@ -109,6 +117,12 @@ const TRIGGERS: Record<string, Trigger> = {
   'updateNote 404': (t) => t.http.put('/notes/99').send({ body: 'New' }),
   'updateNote 413': (t) => t.http.put('/notes/1').send(big('body')),
   'updateNote 415': (t) => text(t, 'put', '/notes/1'),
+  'patchNote 200': (t) => mergePatch(t, '/notes/1', { body: 'New' }),
+  'patchNote 400': (t) => mergePatch(t, '/notes/1', { body: null }),
+  'patchNote 404': (t) => mergePatch(t, '/notes/99', { body: 'New' }),
+  'patchNote 412': (t) => mergePatch(t, '/notes/1', { body: 'New' }).set('If-None-Match', '*'),
+  'patchNote 413': (t) => mergePatch(t, '/notes/1', big('body')),
+  'patchNote 415': (t) => text(t, 'patch', '/notes/1'),
   'deleteNote 204': (t) => t.http.delete('/notes/1'),
   'deleteNote 400': (t) => t.http.delete('/notes/1.5'),
   'deleteNote 404': (t) => t.http.delete('/notes/99'),
@@ -142,6 +156,12 @@ const TRIGGERS: Record<string, Trigger> = {
   'updateTask 404': (t) => t.http.put('/tasks/99').send({ done: true }),
   'updateTask 413': (t) => t.http.put('/tasks/1').send(big('title')),
   'updateTask 415': (t) => text(t, 'put', '/tasks/1'),
+  'patchTask 200': (t) => mergePatch(t, '/tasks/1', {}),
+  'patchTask 400': (t) => mergePatch(t, '/tasks/1', { done: null }),
+  'patchTask 404': (t) => mergePatch(t, '/tasks/99', { done: true }),
+  'patchTask 412': (t) => mergePatch(t, '/tasks/1', { done: true }).set('If-Match', stale),
+  'patchTask 413': (t) => mergePatch(t, '/tasks/1', big('title')),
+  'patchTask 415': (t) => t.http.patch('/tasks/1').send({ done: true }),
   'deleteTask 204': (t) => t.http.delete('/tasks/1'),
   'deleteTask 400': (t) => t.http.delete('/tasks/abc'),
   'deleteTask 404': (t) => t.http.delete('/tasks/99'),
