@@ -1,7 +1,8 @@
 // Why `npm run generate` (and `npm run dev` on a spec save) refuses the specs, in words that say what to change:
-// the problems of the lint rules (redocly.yaml) and of the service's own contract checks (src/startup/), one line
-// each, with where in openapi.yaml. An example that lacks a field its schema requires (the first thing a user meets
-// after making a field required) is named by the operation and status it documents, in the order of the file.
+// the problems of the lint rules (redocly.yaml), of the service's own contract checks (src/startup/) and of the
+// project's seed file against the new contract, one line each, with where. An example that lacks a field its schema
+// requires (the first thing a user meets after making a field required) is named by the operation and status it
+// documents, in the order of the file; a seed record that lacks it, by its collection, index and id.
 
 /** The specs cannot be used as they are: `title` says why and what to do, `lines` name each place (one line each). */
 class SpecRefusal extends Error {
@@ -76,4 +77,52 @@ function contractRefusal(problems) {
   return new SpecRefusal('the contract cannot be served as written (the start would refuse it too):', problems);
 }
 
-module.exports = { SpecRefusal, lintRefusal, contractRefusal, pointerLabel };
+/**
+ * The refusal for a seed file that does not fit the contract (`file`, its parsed JSON `data`), or undefined when it
+ * fits. `validate(data)` throws what the start's own check throws (validateSeed, src/store/seed.ts: the first
+ * problem, `invalid seed data in <file>: books[0] ...`); each record it refuses is set aside and the rest checked
+ * again, so every such record is named, one line each, with its line in the file (`lineOf(collection, index)`). A
+ * record of a collection others point at (`isParent`) ends the search: setting it aside would make its children's
+ * links fail too.
+ */
+function seedRefusal(file, data, { validate, isParent, lineOf }) {
+  const working = structuredClone(data);
+  const origins = {};
+  const lines = [];
+  const lacking = [];
+  for (let round = 0; round < 1000; round += 1) {
+    try {
+      validate(working);
+      break;
+    } catch (err) {
+      const message = String(err?.message ?? err);
+      const match = /^invalid seed data in [^:]*: (\w+)\[(\d+)\](.*)$/s.exec(message);
+      if (!match || !Array.isArray(working[match[1]])) {
+        lines.push(`${file}: ${message.replace(/^invalid seed data in [^:]*: /, '')}`);
+        break;
+      }
+      const [, name, at, rest] = match;
+      const index = Number(at);
+      origins[name] ??= working[name].map((_, i) => i);
+      const id = working[name][index]?.id;
+      const original = origins[name][index];
+      const line = lineOf(name, original);
+      const where = `${file}${line ? `:${line}` : ''} ${name}[${original}]${id === undefined ? '' : ` (id ${id})`}`;
+      const field = /^ \(root\) must have required property '([^']+)'$/.exec(rest)?.[1];
+      lacking.push(field);
+      lines.push(field ? `${where}: add ${field}` : `${where}:${rest.replace(/^\./, ' .')}`);
+      if (isParent(name)) break;
+      working[name].splice(index, 1);
+      origins[name].splice(index, 1);
+    }
+  }
+  if (!lines.length) return undefined;
+  if (lacking.every(Boolean)) {
+    const fields = [...new Set(lacking)];
+    const it = fields.length > 1 ? 'them' : 'it';
+    return new SpecRefusal(`${file}, the data a new store starts with, lacks ${fields.join(', ')}, which the contract requires: add ${it} to each record below, then generate again (or give ${it} a default in the contract)`, lines);
+  }
+  return new SpecRefusal(`${file} does not fit the contract (a start that loads it would refuse it):`, lines);
+}
+
+module.exports = { SpecRefusal, lintRefusal, contractRefusal, seedRefusal, pointerLabel };

@@ -70,6 +70,31 @@ describe('npm run generate', () => {
     expect(project.read('generated/openapi.ts')).toBe(before);
   }, 120000);
 
+  it('when the examples have the newly required field but the project\'s seed does not, then it refuses naming each seed record with its line, and writes nothing', () => {
+    editSpec((doc) => {
+      for (const schema of ['Book', 'BookCreate', 'BookUpdate']) doc.setIn(['components', 'schemas', schema, 'properties', 'isbn'], doc.createNode({ type: 'string' }));
+      for (const schema of ['Book', 'BookCreate']) doc.setIn(['components', 'schemas', schema, 'required'], doc.createNode([...(doc.getIn(['components', 'schemas', schema, 'required']) as { toJSON(): string[] }).toJSON(), 'isbn']));
+    });
+    // The examples fixed as the refusal said: isbn added to each example it named.
+    const refused = generate().stderr;
+    const lines = project.read('openapi.yaml').split('\n');
+    for (const [, line] of refused.matchAll(/openapi\.yaml:(\d+) .*: add isbn/g)) lines[Number(line) - 1] = lines[Number(line) - 1].replace(/\s*\}\s*$/, ", isbn: '9780000000000' }");
+    project.write('openapi.yaml', lines.join('\n'));
+    const seed = project.read('seed/default.json');
+    const before = project.read('generated/openapi.ts');
+    const result = generate();
+    expect(result.status).toBe(1);
+    const books = (JSON.parse(seed) as { books: { id: number }[] }).books;
+    const seedLines = seed.split('\n');
+    // The line of a record's "{": the (1-based) line before its `"id": N,` is its (0-based) index.
+    const lineOfId = (id: number) => seedLines.findIndex((line, i) => line.trim() === `"id": ${id},` && seedLines[i - 1].trim() === '{');
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      'generate: refused, generated/ is unchanged: seed/default.json, the data a new store starts with, lacks isbn, which the contract requires: add it to each record below, then generate again (or give it a default in the contract)',
+      ...books.map((book, i) => `  seed/default.json:${lineOfId(book.id)} books[${i}] (id ${book.id}): add isbn`),
+    ]);
+    expect(project.read('generated/openapi.ts')).toBe(before);
+  }, 120000);
+
   it('when a new operation breaks a lint rule, then it refuses with one line per problem, with its place and rule', () => {
     editSpec((doc) => {
       doc.setIn(['paths', '/quotes/{id}'], doc.createNode({
