@@ -74,7 +74,7 @@ describe('SQLite store: the service killed (SIGKILL) under concurrent writes, th
   const env = { SQLITE_FILE: path.join(dir, 'service.sqlite'), NODE_ENV: 'production', LOG_LEVEL: 'warn' };
   const services: ServiceProcess[] = [];
   const start = async () => {
-    const service = await startService(env, 120000, 'scripts/start.js');
+    const service = await startService(env, 'scripts/start.js');
     services.push(service);
     return service;
   };

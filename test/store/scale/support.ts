@@ -22,7 +22,7 @@ export async function createScratchDatabase(adminUrl: string): Promise<{ url: st
 
 /** Starts the built service on `databaseUrl` (a free port each), quiet logs. */
 export function startOn(databaseUrl: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
-  return startService({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ...env }, 30000);
+  return startService({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ...env });
 }
 
 /** SIGTERM, then the exit code. */

@@ -42,16 +42,22 @@ describePostgres(
       };
       const load = Promise.all(Array.from({ length: 12 }, client));
 
+      // Each step lasts until what it is about has happened, never a given time.
+      const until = async (check: () => boolean) => {
+        while (!check()) await sleep(50);
+      };
+      const answered = () => outcomes.filter(({ outcome }) => outcome.kind === 'answer').length;
       const originals = await untilWorkersServe(workers.service);
-      await sleep(500);
+      await until(() => answered() > 0);
       for (const [i, pid] of originals.entries()) {
         process.kill(pid, 'SIGKILL');
         await untilWorkersServe(workers.service, originals.slice(0, i + 1));
-        await sleep(500);
+        const before = answered();
+        await until(() => answered() > before);
       }
       // Phase 1: both original workers are dead; only their replacements can answer now.
       state.phase = 1;
-      await sleep(1000);
+      await until(() => outcomes.some(({ outcome, phase }) => phase === 1 && outcome.kind === 'answer'));
       state.running = false;
       await load;
 
