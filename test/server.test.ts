@@ -1,7 +1,6 @@
-import { spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import path from 'node:path';
-import { projectRoot, serviceEnv, spawnService, startService } from './support/server-process';
+import { projectRoot, spawnService, startRefused, startService } from './support/server-process';
 
 /** Polls until `check` holds; the test's timeout guards against a hang. */
 async function until(check: () => boolean): Promise<void> {
@@ -91,16 +90,9 @@ describe('the service process (dist/src/server.js)', () => {
     ['SEED', '/nonexistent/seed.json'],
     ['STORE', 'mongodb'],
     ['SQLITE_FILE', ':memory:'],
-  ])('when %s is %p, then it refuses to start with one clear line', (name, value) => {
-    const service = serviceEnv({ PORT: '0', [name]: value });
-    const result = spawnSync(process.execPath, [path.join(projectRoot, 'dist/src/server.js')], {
-      cwd: projectRoot,
-      env: service.env,
-      encoding: 'utf8',
-      timeout: 15000,
-    });
-    service.remove();
-    expect(result.status).toBe(1);
+  ])('when %s is %p, then it refuses to start with one clear line', async (name, value) => {
+    const result = await startRefused({ PORT: '0', [name]: value });
+    expect(result.code).toBe(1);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(name === 'SEED' ? 'seed' : name);

@@ -37,7 +37,7 @@ function requestOf(one: Sent): [string, RequestInit] {
  */
 async function send(baseUrl: string, one: Sent): Promise<NonNullable<Sent['answer']>> {
   const [route, init] = requestOf(one);
-  const res = await fetch(baseUrl + route, { ...init, signal: AbortSignal.timeout(10000) });
+  const res = await fetch(baseUrl + route, init);
   const text = await res.text();
   const json = JSON.parse(text);
   let created = one.via === 'rest' ? (res.status === 201 ? json : undefined) : !json.errors ? Object.values(json.data)[0] : undefined;

@@ -43,7 +43,6 @@ export async function call(baseUrl: string, method: string, path: string, body?:
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(10000),
     });
     const text = await res.text();
     let parsed: unknown = text;
