@@ -137,7 +137,7 @@ async function until(done: () => boolean): Promise<void> {
   while (!done()) await sleep(20);
 }
 
-/** Whether the app logged the end of a request for `path` whose client went away (the response's `close`, ./src/http/phases.ts). */
+/** Whether the app logged the end of a request for `path` whose client went away (the response's `close`, src/http/phases.ts). */
 const leftEarly = (logs: Record<string, unknown>[], path: string) => logs.some((line) => line.msg === 'request' && line.path === path && line.aborted === true);
 
 /**
