@@ -60,7 +60,9 @@ function batchedBooks(store: Store, size: number, options: BatchOptions = {}): {
     reads.asked += 1;
     await gate;
     const held = hold && lists++ === 0 ? hold : undefined;
-    const whole: ListResult<BookRecord> = endless ? { items: [], total: ENDLESS, version: 'endless' } : await books.list(page);
+    // Every record at once, whatever the store: a database store hands a long list out in batches itself.
+    const stored = endless ? undefined : await books.list(page);
+    const whole: ListResult<BookRecord> = stored ? { ...stored, items: await readAll(stored), rest: undefined } : { items: [], total: ENDLESS, version: 'endless' };
     const count = endless ? ENDLESS : whole.items.length;
     const slice = (from: number, to: number) => (endless ? Array.from({ length: to - from }, (_, i) => fabricated(from + i + 1)) : whole.items.slice(from, to));
     if (count <= size) return whole;
