@@ -1,6 +1,7 @@
 /**
- * docs/changing-the-contract.md's worked example on a copy of the project (`npm run test:walkthrough`): it
- * generates, type-checks and builds the copy, so it runs on its own, once in CI (on SQLite and PostgreSQL).
+ * docs/changing-the-contract.md's worked examples on copies of the project (`npm run test:walkthrough`): adding a
+ * field, making it required without then with a default, adding an operation with `npm run dev` running. They
+ * generate, type-check and build the copies, so they run on their own, once in CI (on SQLite and PostgreSQL).
  */
 /** @type {import('jest').Config} */
 module.exports = {

@@ -60,7 +60,14 @@ export interface paths {
         delete: operations["deleteBook"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change some fields of a book
+         * @description A JSON merge patch (RFC 7396), sent as `application/merge-patch+json`: a member sets its field, an
+         *     absent member keeps it, and a member set to `null` removes an optional field. A field `Book` requires (`title`, `pages`) cannot be removed: `null` for it is a 400 naming it. `{}` changes
+         *     nothing. A body in any other media type is a 415 with `Accept-Patch`. Preconditions
+         *     (`If-Match`, `If-None-Match`) as for PUT.
+         */
+        patch: operations["patchBook"];
         trace?: never;
     };
     "/greet/{lang}": {
@@ -254,7 +261,14 @@ export interface paths {
         delete: operations["deleteNote"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change some fields of a note
+         * @description A JSON merge patch (RFC 7396), sent as `application/merge-patch+json`: a member sets its field, an
+         *     absent member keeps it, and a member set to `null` removes an optional field. A field `Note` requires (`body`) cannot be removed: `null` for it is a 400 naming it. `{}` changes
+         *     nothing. A body in any other media type is a 415 with `Accept-Patch`. Preconditions
+         *     (`If-Match`, `If-None-Match`) as for PUT.
+         */
+        patch: operations["patchNote"];
         trace?: never;
     };
     "/tasks": {
@@ -311,7 +325,14 @@ export interface paths {
         delete: operations["deleteTask"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change some fields of a task
+         * @description A JSON merge patch (RFC 7396), sent as `application/merge-patch+json`: a member sets its field, an
+         *     absent member keeps it, and a member set to `null` removes an optional field. A field `Task` requires (`title`, `done`) cannot be removed: `null` for it is a 400 naming it. `{}` changes
+         *     nothing. A body in any other media type is a 415 with `Accept-Patch`. Preconditions
+         *     (`If-Match`, `If-None-Match`) as for PUT.
+         */
+        patch: operations["patchTask"];
         trace?: never;
     };
     "/todos": {
@@ -352,6 +373,11 @@ export interface components {
         BookCreate: {
             pages?: components["schemas"]["Pages"];
             title: components["schemas"]["Text"];
+        };
+        /** @description A JSON merge patch of a book (RFC 7396): a member sets its field, an absent one keeps it, `null` removes an optional field. `title` and `pages` are required by `Book`, so neither may be `null`. `{}` changes nothing. */
+        BookPatch: {
+            pages?: components["schemas"]["Pages"];
+            title?: components["schemas"]["Text"];
         };
         /** @description `title` is required; an absent `pages` keeps the current value. */
         BookUpdate: {
@@ -411,6 +437,10 @@ export interface components {
              */
             readonly text: components["schemas"]["Text"];
         };
+        /** @description A JSON merge patch of a note (RFC 7396): `body` is required by `Note`, so it may be set but not `null`; `{}` changes nothing. The deprecated `text` alias follows `body`. */
+        NotePatch: {
+            body?: components["schemas"]["Text"];
+        };
         NoteUpdate: {
             body: components["schemas"]["Text"];
         };
@@ -435,6 +465,11 @@ export interface components {
         TaskCreate: {
             done?: components["schemas"]["NotDoneOnCreate"];
             title: components["schemas"]["Text"];
+        };
+        /** @description A JSON merge patch of a task (RFC 7396): a member sets its field, an absent one keeps it. `title` and `done` are required by `Task`, so neither may be `null`. `{}` changes nothing. */
+        TaskPatch: {
+            done?: boolean;
+            title?: components["schemas"]["Text"];
         };
         /** @description Both fields optional; an absent field keeps its value; `{}` is a no-op. */
         TaskUpdate: {
@@ -700,6 +735,24 @@ export interface components {
                 /**
                  * @example {
                  *       "error": "Unsupported media type: request bodies must be application/json"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The request body is not `application/merge-patch+json`, the one patch format the operation takes
+         *     (RFC 7396); `Accept-Patch` names it (RFC 5789).
+         */
+        JsonUnsupportedPatchType: {
+            headers: {
+                "Accept-Patch": components["headers"]["AcceptPatch"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Unsupported media type: a patch must be application/merge-patch+json"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -1076,6 +1129,11 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description The patch formats the operation takes (RFC 5789).
+         * @example application/merge-patch+json
+         */
+        AcceptPatch: string;
         /**
          * @description Strong entity tag of this representation (RFC 9110 section 8.8.3): a hash of exactly the JSON
          *     body of a 200 answer, quoted. Any change to the record (or, on a list, to the page) changes
@@ -1470,6 +1528,82 @@ export interface operations {
             403: components["responses"]["JsonForbidden"];
             404: components["responses"]["JsonNotFound"];
             412: components["responses"]["JsonPreconditionFailed"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
+            503: components["responses"]["JsonServiceUnavailable"];
+        };
+    };
+    patchBook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
+                 *     a 400.
+                 * @example 1
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pages": 320
+                 *     }
+                 */
+                "application/merge-patch+json": components["schemas"]["BookPatch"];
+            };
+        };
+        responses: {
+            /** @description The book, patched. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "title": "The Hobbit",
+                     *       "pages": 320
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Book"];
+                };
+            };
+            400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
+            404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
+            413: components["responses"]["JsonPayloadTooLarge"];
+            415: components["responses"]["JsonUnsupportedPatchType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["JsonNotImplemented"];
@@ -2213,6 +2347,82 @@ export interface operations {
             503: components["responses"]["JsonServiceUnavailable"];
         };
     };
+    patchNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
+                 *     a 400.
+                 * @example 1
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": "Call the plumber at noon"
+                 *     }
+                 */
+                "application/merge-patch+json": components["schemas"]["NotePatch"];
+            };
+        };
+        responses: {
+            /** @description The note, patched. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "body": "Call the plumber at noon",
+                     *       "text": "Call the plumber at noon"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Note"];
+                };
+            };
+            400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
+            404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
+            413: components["responses"]["JsonPayloadTooLarge"];
+            415: components["responses"]["JsonUnsupportedPatchType"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
+            503: components["responses"]["JsonServiceUnavailable"];
+        };
+    };
     listTasks: {
         parameters: {
             query?: {
@@ -2572,6 +2782,82 @@ export interface operations {
             403: components["responses"]["JsonForbidden"];
             404: components["responses"]["JsonNotFound"];
             412: components["responses"]["JsonPreconditionFailed"];
+            429: components["responses"]["JsonTooManyRequests"];
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            501: components["responses"]["JsonNotImplemented"];
+            503: components["responses"]["JsonServiceUnavailable"];
+        };
+    };
+    patchTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description RFC 9110 section 13.1.1: carry out the request only if the record's current `ETag` is one of
+                 *     these entity tags (strong comparison: a weak `W/` tag never matches), or, for `*`, if the
+                 *     record exists. Otherwise nothing is changed and the answer is 412. On PUT and DELETE the
+                 *     check and the write are one atomic step: two clients sending the same `ETag` cannot both
+                 *     succeed, so an update based on a stale read is refused rather than lost. An unknown id stays
+                 *     a 404 (section 13.2.1: preconditions do not apply where the request would fail anyway).
+                 *     An empty (or blank) value is the same as no `If-Match` header.
+                 *     No example on purpose: Swagger UI fills a parameter's example into "Try it out", and a
+                 *     made-up tag would turn every try into a 412 (or 304).
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description RFC 9110 section 13.1.2: on GET and HEAD, when the current `ETag` is one of these entity
+                 *     tags (weak comparison: `W/"x"` matches `"x"`) or the value is `*`, the answer is 304 Not
+                 *     Modified with the `ETag` and no body. On PUT and DELETE a match is a 412 and nothing is
+                 *     changed (`If-None-Match: *` refuses to touch an existing record). Evaluated after `If-Match`
+                 *     (section 13.2.2). An empty (or blank) value is the same as no `If-None-Match` header.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description Record id, compared as a number (`01` is 1). An integer from 1 to 2^53 - 1; anything else is
+                 *     a 400.
+                 * @example 1
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "done": true
+                 *     }
+                 */
+                "application/merge-patch+json": components["schemas"]["TaskPatch"];
+            };
+        };
+        responses: {
+            /** @description The task, patched. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "title": "Write the report",
+                     *       "done": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            403: components["responses"]["JsonForbidden"];
+            404: components["responses"]["JsonNotFound"];
+            412: components["responses"]["JsonPreconditionFailed"];
+            413: components["responses"]["JsonPayloadTooLarge"];
+            415: components["responses"]["JsonUnsupportedPatchType"];
             429: components["responses"]["JsonTooManyRequests"];
             431: components["responses"]["HeaderFieldsTooLarge"];
             501: components["responses"]["JsonNotImplemented"];

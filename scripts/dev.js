@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run dev`: the edit-spec -> regenerate -> implement loop, watched (@parcel/watcher: saves in place,
 // saves that rename a new file over the old one, new and deleted files).
-//   openapi.yaml / schema.graphql saved -> regenerate generated/ (scripts/codegen.js, loaded once), compile
-//     what changed, restart the service, print what changed in the contract (the breaking-change gate).
+//   openapi.yaml / schema.graphql saved -> check them as `npm run generate` does (lint, the contract checks);
+//     refused, say why and keep the running service; else regenerate generated/ (scripts/codegen.js, loaded
+//     once), compile what changed, restart the service, print what changed in the contract (the gate).
 //   src/ saved -> compile the saved files, restart the service.
 //   seed/ saved -> restart the service.
 // Compiling is per file, in this process (scripts/dev/transpile.js), into dist/dev (apart from dist/src,
@@ -11,7 +12,8 @@
 // (scripts/dev/typecheck.js) runs beside it, warm, and prints type errors with file and line; a type error
 // never stops a restart.
 // The next service process is started ahead of time with its packages loaded (scripts/dev/standby.js).
-// The service runs with MOCK_UNIMPLEMENTED=true unless that is set: operations without a handler answer mocks.
+// The service runs with MOCK_UNIMPLEMENTED=true and VALIDATE_RESPONSES=true unless they are set: operations
+// without a handler answer mocks, and an answer that breaks openapi.yaml is a 500 naming the field.
 // Its JSON log lines are shown through pino-pretty (a devDependency), one readable line each.
 const { fork, spawn } = require('node:child_process');
 const { existsSync, readdirSync, readFileSync } = require('node:fs');
@@ -20,6 +22,7 @@ const path = require('node:path');
 const watcher = require('@parcel/watcher');
 const { createCodegen } = require('./codegen');
 const { createTranspiler, isTypeScript } = require('./dev/transpile');
+const { SpecRefusal } = require('./spec-refusals');
 
 const root = path.resolve(__dirname, '..');
 const outDir = path.join(root, 'dist', 'dev');
@@ -75,7 +78,7 @@ function prettyPrinter() {
  */
 function createService() {
   const pretty = prettyPrinter();
-  const env = { ...process.env, MOCK_UNIMPLEMENTED: process.env.MOCK_UNIMPLEMENTED ?? 'true' };
+  const env = { ...process.env, MOCK_UNIMPLEMENTED: process.env.MOCK_UNIMPLEMENTED ?? 'true', VALIDATE_RESPONSES: process.env.VALIDATE_RESPONSES ?? 'true' };
   const preloadFile = path.join(outDir, 'standby-preload.json');
   let child;
   let next;
@@ -215,15 +218,69 @@ async function printContractDiff(gate, files, before, after) {
   if (result.failed) say(red('a breaking change is not announced: `npm run contract:diff` (and CI) will refuse it'));
 }
 
+/** The service's modules from this loop's compiled output, loaded afresh (a save under src/ may have changed them). */
+function loadCompiled(names) {
+  for (const dir of ['src', 'generated']) {
+    const prefix = path.join(outDir, dir) + path.sep;
+    for (const file of Object.keys(require.cache)) if (file.startsWith(prefix)) delete require.cache[file];
+  }
+  return names.map((name) => require(path.join(outDir, name)));
+}
+
+/** A refusal to use the specs (scripts/spec-refusals.js), printed as `npm run generate` prints it. */
+function reportRefusal(refusal) {
+  say(red(refusal.title));
+  for (const line of refusal.lines) process.stdout.write(`  ${red(line)}\n`);
+  say('keeping the running service on the last specs it could use; fix and save again');
+}
+
 async function main() {
   const transpiler = createTranspiler(root, outDir);
-  const codegen = createCodegen(root);
+  const codegen = createCodegen(root, { loadSources: loadCompiled });
   /** Each compiled file's text when last compiled: a save that changed nothing is not a restart. */
   const compiled = new Map();
   /** Files that do not parse: while there is one, the service keeps its last good build. */
   const broken = new Map();
   /** The spec texts last generated from: each save is classified against them. */
   let contracts = Object.fromEntries(Object.entries(SPECS).map(([file, key]) => [key, readText(path.join(root, file))]));
+  /**
+   * Why the specs on disk cannot be used (they do not parse, are gone, or are refused as `npm run generate` refuses
+   * them), as a SpecRefusal; while set, no save restarts the service, which keeps the last specs it could use.
+   */
+  let refused;
+  /** Saves compiled while the specs were refused: the restart waits for the specs. */
+  let held = [];
+
+  /**
+   * The specs as they are on disk, when a spec file was saved: each that differs from the last generate, or the
+   * refusal (parse errors, then `codegen.check()`: lint and the contract checks). Both files are looked at, so a
+   * save of one does not pass over the other's refusal.
+   */
+  async function readSpecs() {
+    const specs = [];
+    const next = { ...contracts };
+    for (const [file, key] of Object.entries(SPECS)) {
+      const text = readText(path.join(root, file));
+      if (text === undefined) return { refusal: new SpecRefusal(`${file} is gone: put it back`, []) };
+      if (text === contracts[key]) continue;
+      try {
+        gate ??= loadGate();
+        if (!gate.error) gate[key === 'openapi' ? 'parseOpenApi' : 'parseGraphql'](text); // throws one line naming the file
+      } catch (err) {
+        return { refusal: new SpecRefusal(err.message, []) };
+      }
+      specs.push(file);
+      next[key] = text;
+    }
+    if (!specs.length) return { specs, next };
+    try {
+      await codegen.check();
+    } catch (err) {
+      if (err instanceof SpecRefusal) return { refusal: err };
+      return { refusal: new SpecRefusal(`cannot check the specs: ${String(err.message ?? err).split('\n')[0]}`, []) };
+    }
+    return { specs, next };
+  }
 
   /** Compiles a source that exists; removes the output of one that does not. True when the service's code changed. */
   function build(file) {
@@ -283,27 +340,16 @@ async function main() {
   async function cycle(changes) {
     const since = Math.min(...changes.values());
     const files = [...changes.keys()];
-    // Specs: a text that parses restarts the service at once (it reads the specs when it starts) while
-    // generated/ is regenerated beside it; generated code holds types only, so a second restart is rare.
-    const specs = [];
-    const next = { ...contracts };
-    for (const file of files.filter((f) => SPECS[rel(f)])) {
-      const key = SPECS[rel(file)];
-      const text = readText(file);
-      if (text === contracts[key]) continue;
-      if (text === undefined) {
-        say(red(`${rel(file)} is gone (keeping the running service; put it back)`));
-        continue;
-      }
-      try {
-        gate ??= loadGate();
-        if (!gate.error) gate[key === 'openapi' ? 'parseOpenApi' : 'parseGraphql'](text); // throws one line naming the file
-      } catch (err) {
-        say(`${red(err.message)} (keeping the running service; fix and save again)`);
-        continue;
-      }
-      specs.push(rel(file));
-      next[key] = text;
+    // Specs: a text that parses and passes the checks `npm run generate` makes restarts the service at once (it
+    // reads the specs when it starts) while generated/ is regenerated beside it; generated code holds types only,
+    // so a second restart is rare. Refused, they leave the running service alone until a save fixes them.
+    let specs = [];
+    let next = contracts;
+    if (files.some((f) => SPECS[rel(f)])) {
+      const read = await readSpecs();
+      refused = read.refusal;
+      if (refused) reportRefusal(refused);
+      else ({ specs, next } = read);
     }
 
     const changed = [];
@@ -314,13 +360,18 @@ async function main() {
 
     let restarted = Promise.resolve();
     if (broken.size) reportBroken();
-    else if (specs.length || changed.length) {
-      say(`changed: ${[...specs, ...changed].join(', ')}; restarting`);
+    else if (refused && changed.length) {
+      say(red(`not restarting for ${changed.join(', ')}: the specs are refused (above); the service keeps running`));
+      held.push(...changed);
+    } else if (!refused && (specs.length || changed.length || held.length)) {
+      say(`changed: ${[...new Set([...specs, ...held, ...changed])].join(', ')}; restarting`);
+      held = [];
       restarted = service.restart(since);
     }
     if (!specs.length) return restarted;
 
     let again = false;
+    let generated = true;
     for (const file of specs) {
       const key = SPECS[file];
       try {
@@ -328,6 +379,7 @@ async function main() {
       } catch (err) {
         say(red(`generating from ${file} failed, generated/ is out of date: ${String(err.message ?? err).split('\n')[0]}`));
         next[key] = contracts[key]; // still to be classified at the next save
+        generated = false;
       }
     }
     await restarted;
@@ -337,6 +389,7 @@ async function main() {
     }
     const before = contracts;
     contracts = next; // the next diff is against what was last generated
+    if (!generated) return; // nothing to classify: the change is classified once it generates
     if (gate.error) say(red(`cannot classify the contract change (${gate.error})`));
     else await printContractDiff(gate, specs, before, next).catch((err) => say(red(`cannot classify the contract change (${err.message})`)));
   }
@@ -394,6 +447,12 @@ async function main() {
   say('watching openapi.yaml, schema.graphql, src/ and seed/ (Ctrl-C to stop)');
   await service.start(started);
   gate ??= loadGate(); // loaded now, not at the first spec save
+  // The specs it started on, checked as a save would be (this loads the checks now, not at the first save).
+  await codegen.check().catch((err) => {
+    if (!(err instanceof SpecRefusal)) return say(red(`cannot check the specs: ${String(err.message ?? err).split('\n')[0]}`));
+    say(red(`the service started on specs npm run generate refuses: ${err.title}`));
+    for (const line of err.lines) process.stdout.write(`  ${red(line)}\n`);
+  });
 }
 
 main().catch((err) => {

@@ -26,8 +26,10 @@ import { restPhases } from './rest/registrar';
 import { responseChecks } from './rest/response-check';
 import type { Handlers } from './rest/types';
 import { loadGraphqlSdl, loadOpenApi, openapiPath, projectRoot, type OpenApiDocument } from './spec';
-import { assertContractImplemented, assertStoredShapes } from './startup/contract-check';
+import { assertContractImplemented, assertServedAlike, assertStoredShapes } from './startup/contract-check';
+import { buildModel, specModel } from './store/model';
 import type { Store } from './store/types';
+import { textLimits } from './text-rule';
 
 export interface ServiceDeps {
   store: Store;
@@ -65,21 +67,27 @@ export function createService({
   config,
   logger,
   handlers = defaultHandlers,
-  openapi = loadOpenApi(),
-  sdl = loadGraphqlSdl(),
+  openapi: givenOpenapi,
+  sdl: givenSdl,
   resolvers = defaultResolvers,
   lifecycle = { draining: false },
 }: ServiceDeps): Service {
+  const openapi = givenOpenapi ?? loadOpenApi();
+  const sdl = givenSdl ?? loadGraphqlSdl();
+  // The stored resources of these specs: the service's own (read once per process), or those of specs given instead.
+  const model = givenOpenapi || givenSdl ? buildModel(openapi, sdl) : specModel();
+  // A field REST and GraphQL could not answer alike (an integer wider than GraphQL's Int...) never serves.
+  assertServedAlike({ openapi, sdl, model });
   // A half-implemented contract never serves: throws one line naming every missing handler/resolver.
   // With MOCK_UNIMPLEMENTED, what is missing answers mocked values from the contract instead (src/mock/).
-  const mocks = config.mockUnimplemented ? planMocks({ openapi, handlers, sdl, resolvers }, logger) : undefined;
-  if (!mocks) assertContractImplemented({ openapi, handlers, sdl, resolvers });
-  else assertStoredShapes({ openapi, handlers, sdl, resolvers });
+  const mocks = config.mockUnimplemented ? planMocks({ openapi, handlers, sdl, resolvers, model }, logger) : undefined;
+  if (!mocks) assertContractImplemented({ openapi, handlers, sdl, resolvers, model });
+  else assertStoredShapes({ openapi, handlers, sdl, resolvers, model });
   // Prometheus metrics on this service's own registry; the request log and the metrics share one clock.
   const metrics = config.metricsEnabled ? createMetrics({ store, path: config.metricsPath }) : undefined;
   // Big answers (REST lists, large GraphQL results) are written in chunks, a few per turn of the event loop.
   const turns = new WriteTurns();
-  const graphql = graphqlEndpoint({ store, config, logger, resolvers, schemaOptions: { typeDefs: sdl, mock: mocks?.graphqlFields }, metrics: metrics?.graphql, idempotencyKey: idempotencyKeyRule(openapi), turns, auth: config.auth });
+  const graphql = graphqlEndpoint({ store, config, logger, resolvers, schemaOptions: { typeDefs: sdl, mock: mocks?.graphqlFields }, metrics: metrics?.graphql, idempotencyKey: idempotencyKeyRule(openapi), turns, auth: config.auth, text: textLimits(openapi) });
   const graphiql = graphiqlPage();
   // Every path the service answers: the spec's operations, and these routes of its own (their path
   // is outside openapi.yaml: the GraphQL endpoint, the docs and spec files, the metrics when they are on).

@@ -52,3 +52,18 @@ export function resolveRef(doc: object, ref: string): unknown {
   for (const part of ref.replace(/^#\//, '').split('/')) target = (target as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
   return target;
 }
+
+/** A schema with its local `$ref`s followed and `allOf` parts merged (keywords beside a `$ref` win). */
+export function resolveSchema(doc: OpenApiDocument, schema: unknown, depth = 0): Record<string, unknown> {
+  if (typeof schema !== 'object' || schema === null || depth > 32) return {};
+  const { $ref, allOf, ...own } = schema as Record<string, unknown>;
+  let merged: Record<string, unknown> = {};
+  if (typeof $ref === 'string' && $ref.startsWith('#/')) {
+    merged = resolveSchema(doc, resolveRef(doc, $ref), depth + 1);
+  }
+  for (const part of Array.isArray(allOf) ? allOf : []) {
+    const next = resolveSchema(doc, part, depth + 1);
+    merged = { ...merged, ...next, properties: { ...(merged.properties as Record<string, unknown> | undefined), ...(next.properties as Record<string, unknown> | undefined) } };
+  }
+  return { ...merged, ...own };
+}

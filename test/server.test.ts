@@ -1,7 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import path from 'node:path';
-import { projectRoot, serviceEnv, spawnService, startService } from './support/server-process';
+import { projectRoot, spawnService, startRefused, startService } from './support/server-process';
+
+/** Polls until `check` holds; the test's timeout guards against a hang. */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
 
 describe('the service process (dist/src/server.js)', () => {
   it('when started with PORT, then it serves /health on that port and logs one JSON line per request', async () => {
@@ -10,13 +14,15 @@ describe('the service process (dist/src/server.js)', () => {
       const res = await fetch(`${service.baseUrl}/books/1`, { headers: { 'X-Request-Id': 'trace-42' } });
       expect(res.status).toBe(200);
       expect(res.headers.get('x-request-id')).toBe('trace-42');
-      await new Promise((r) => setTimeout(r, 100));
-      const lines = service
-        .output()
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line));
-      const entry = lines.find((line) => line.requestId === 'trace-42');
+      const lines = () =>
+        service
+          .output()
+          .split('\n')
+          .filter((line) => line.startsWith('{') && line.endsWith('}'))
+          .map((line) => JSON.parse(line));
+      // The line is written when the response closes: waited for, not given a time.
+      await until(() => lines().some((line) => line.requestId === 'trace-42'));
+      const entry = lines().find((line) => line.requestId === 'trace-42');
       expect(entry).toMatchObject({ msg: 'request', method: 'GET', path: '/books/1', status: 200 });
       expect(typeof entry.durationMs).toBe('number');
     } finally {
@@ -26,11 +32,13 @@ describe('the service process (dist/src/server.js)', () => {
 
   it('when it gets SIGTERM during a request, then it finishes that request, then exits 0', async () => {
     const service = await startService();
-    // A request whose body is still arriving when the signal comes: it is in flight for sure.
+    // A request whose body is still arriving when the signal comes: it is in flight for sure. `Expect:
+    // 100-continue` makes the server say when it has the request (Node answers 100 once the head is parsed).
     const req = request(`${service.baseUrl}/books`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Content-Length': '19' },
+      headers: { 'Content-Type': 'application/json', 'Content-Length': '19', Expect: '100-continue' },
     });
+    const continued = new Promise<void>((resolve) => req.once('continue', () => resolve()));
     const answered = new Promise<{ status?: number; body: string }>((resolve, reject) => {
       req.on('response', (res) => {
         let body = '';
@@ -39,10 +47,12 @@ describe('the service process (dist/src/server.js)', () => {
       });
       req.on('error', reject);
     });
+    req.flushHeaders();
+    await continued;
     req.write('{"title":');
-    await new Promise((r) => setTimeout(r, 200));
     service.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
+    // The service has taken the signal (it says so) while the body is still arriving; then the body ends.
+    await until(() => service.output().includes('"msg":"shutting down"'));
     req.end('"Late"}   ');
     const res = await answered;
     expect(res.status).toBe(201);
@@ -80,16 +90,9 @@ describe('the service process (dist/src/server.js)', () => {
     ['SEED', '/nonexistent/seed.json'],
     ['STORE', 'mongodb'],
     ['SQLITE_FILE', ':memory:'],
-  ])('when %s is %p, then it refuses to start with one clear line', (name, value) => {
-    const service = serviceEnv({ PORT: '0', [name]: value });
-    const result = spawnSync(process.execPath, [path.join(projectRoot, 'dist/src/server.js')], {
-      cwd: projectRoot,
-      env: service.env,
-      encoding: 'utf8',
-      timeout: 15000,
-    });
-    service.remove();
-    expect(result.status).toBe(1);
+  ])('when %s is %p, then it refuses to start with one clear line', async (name, value) => {
+    const result = await startRefused({ PORT: '0', [name]: value });
+    expect(result.code).toBe(1);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(name === 'SEED' ? 'seed' : name);

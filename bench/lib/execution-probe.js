@@ -26,6 +26,17 @@ const budget = (() => {
   }
 })();
 
+// A build whose resolvers read the text rule from the context (src/text-rule.ts) gets it, read from its spec.
+const text = (() => {
+  try {
+    const { textLimits } = require(`${dist}/text-rule`);
+    const { loadOpenApi } = require(`${dist}/spec`);
+    return textLimits ? textLimits(loadOpenApi()) : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
 const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 const store = createMemoryStore(validateSeed(JSON.parse(readFileSync(seedPath, 'utf8'))));
 const schema = buildSchema();
@@ -33,7 +44,7 @@ const executor = createExecutor(schema, { cacheSize: 10, compileAfter: 1 });
 const document = parse(query);
 
 async function runOnce() {
-  const result = await executor.execute({ schema, document, contextValue: createContext(store, silent, budget()) });
+  const result = await executor.execute({ schema, document, contextValue: createContext(store, silent, budget(), text) });
   if (result.errors || !result.data) throw new Error(`the query failed: ${JSON.stringify(result.errors)}`);
   if (withJson === '1') JSON.stringify(result);
 }

@@ -1,6 +1,6 @@
 'use strict';
 // What every Fastify-based peer (fastify, fastify-openapi-glue, mercurius) gets, so that they do
-// what this service does on each request (src/http/request-context.ts, src/http/security.ts):
+// what this service does on each request (src/http/phases.ts, src/http/security.ts):
 // - a request id: the client's `X-Request-Id` when sane, else a random UUID, returned in `X-Request-Id`;
 // - one JSON log line per request from Fastify's own pino logger at level info, written to stdout,
 //   which bench/lib/servers.js sends to /dev/null as it does the service's (Fastify's two default

@@ -46,7 +46,7 @@ export class Fixtures {
     const post = operation(collection, 'POST');
     const example = post?.body?.examples[0];
     if (!post || !collection || !example) return undefined;
-    const res = await this.ctx.send({ method: 'POST', path: collection.template, body: example.value });
+    const res = await this.ctx.send({ method: 'POST', path: collection.template, body: example.value, headers: { 'content-type': post.body!.mediaType } });
     if (res.status < 200 || res.status >= 300) return undefined;
     const id = idOf(parsedBody(res), itemTemplate);
     this.adopt(itemTemplate, collection.template, id);
@@ -106,7 +106,7 @@ export class Fixtures {
     const body = Object.fromEntries(Object.entries(borrowed.snapshot ?? {}).filter(([key]) => writable.includes(key)));
     const path = fillPath(template, { [paramName(template)]: borrowed.id });
     await this.ctx.reporter.check(`cleanup ${put.id}: PUT ${path} restores the record`, async () => {
-      const res = await this.ctx.send({ method: 'PUT', path, body });
+      const res = await this.ctx.send({ method: 'PUT', path, body, headers: { 'content-type': put.body?.mediaType ?? 'application/json' } });
       if (res.status !== 200) throw new Error(`got ${res.status}: ${res.text.slice(0, 200)}`);
     });
   }

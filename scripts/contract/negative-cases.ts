@@ -90,7 +90,7 @@ function bodyCases(spec: SpecModel, op: Operation): NegativeCase[] {
   const base = (body.examples[0]?.value ?? {}) as Record<string, unknown>;
   const out: NegativeCase[] = [];
   if (body.required) out.push({ name: 'no request body', status: 400, noBody: true });
-  out.push({ name: 'body is not valid JSON', status: 400, raw: { text: '{"oops": ', contentType: 'application/json' } });
+  out.push({ name: 'body is not valid JSON', status: 400, raw: { text: '{"oops": ', contentType: body.mediaType } });
   out.push({ name: 'wrong Content-Type text/plain', status: 415, raw: { text: JSON.stringify(base), contentType: 'text/plain' } });
   if (schema.type === 'object') out.push({ name: 'body is a JSON array, not an object', status: 400, body: [base] });
   for (const name of required) {

@@ -69,7 +69,7 @@ async function runWrite(ctx: KitContext, fixtures: Fixtures, op: Operation): Pro
   const path = fillPath(op.template, values);
   for (const example of examples) {
     await ctx.reporter.check(`${op.id}: ${op.method} ${path} example '${example.name}' ${show(example.value)} -> 2xx matching the spec`, async () => {
-      const res = await ctx.send({ method: op.method, path, body: example.value });
+      const res = await ctx.send({ method: op.method, path, body: example.value, headers: { 'content-type': op.body!.mediaType } });
       const body = checkResponse(ctx.validator, op, res, { status: 'success' });
       if (op.method === 'POST') {
         const item = itemOf(ctx.spec, op.template);

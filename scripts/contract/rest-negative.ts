@@ -19,6 +19,8 @@ function request(op: Operation, values: Record<string, string | number>, c: Nega
     // A parameter case on an operation with a body: send a valid body, so only the parameter is wrong.
     req.body = op.body.examples[0].value;
   }
+  // A JSON body goes in the media type the operation declares (a PATCH's merge patch, ...).
+  if (req.body !== undefined && !c.raw && op.body) req.headers = { 'content-type': op.body.mediaType };
   return req;
 }
 

@@ -31,7 +31,8 @@ export interface Operation {
   method: string; // upper case
   template: string;
   params: Param[];
-  body?: { required: boolean; pointer: string; schema: Node; examples: Example[] };
+  /** The request body: its media type (`application/json`, a PATCH's `application/merge-patch+json`), schema and examples. */
+  body?: { required: boolean; mediaType: string; pointer: string; schema: Node; examples: Example[] };
   responses: Record<string, ResponseDoc>;
 }
 
@@ -147,6 +148,7 @@ export class SpecModel {
     }
     return {
       required: node.required === true,
+      mediaType: mediaKey,
       pointer: `${at}/content/${escape(mediaKey)}/schema`,
       schema: this.flatSchema(media.schema ?? {}),
       examples,

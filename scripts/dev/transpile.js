@@ -84,4 +84,4 @@ function createTranspiler(root, outDir) {
 /** Is this a file the transpiler compiles (TypeScript, not a declaration file)? */
 const isTypeScript = (file) => /\.(m|c)?tsx?$/.test(file) && !/\.d\.(m|c)?ts$/.test(file);
 
-module.exports = { createTranspiler, isTypeScript };
+module.exports = { createTranspiler, isTypeScript, readCompilerOptions };

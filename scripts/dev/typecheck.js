@@ -3,8 +3,10 @@
 // scripts). Two of them run, one per mode:
 //   saved: after each save, checks the saved files only and prints their errors at once (a second or so).
 //   all:   keeps the whole project's result with a semantic-diagnostics builder (a save re-checks the files it
-//          affects, which takes longer when many import the saved file), and prints it all: each error, then
-//          `ok` or the count. Its state is kept in <outDir>/typecheck.tsbuildinfo for the next `npm run dev`.
+//          affects, which takes longer when many import the saved file), and prints `ok`, or the count of the
+//          errors the saved files' check did not show, by file (one line: `npm run typecheck` lists them). A type
+//          change shows its errors where it was made first, not a wall of its consequences across src/ and test/.
+//          Its state is kept in <outDir>/typecheck.tsbuildinfo for the next `npm run dev`.
 // Neither watches the disk: the parent's watcher sends each change (`{ events: [{ type, path }], at }`) and
 // this process calls the callbacks TypeScript registered for that path.
 // An error is printed as `file:line:col error TSnnnn: message`.
@@ -40,7 +42,7 @@ const system = {
 let changedAt;
 /** Set by each change the parent sends: a check of the whole project under way stops between two files. */
 let changedSince = false;
-/** TypeScript files saved since the last check (mode `saved`). */
+/** TypeScript files saved since the last check (mode `saved`: to check; mode `all`: whose errors were shown). */
 let lastSaved = [];
 
 const describe = (d) => {
@@ -109,9 +111,22 @@ function summary(builder) {
   builder.emit(); // with noEmit: writes the build info only
   const took = changedAt ? ` (${Date.now() - changedAt} ms after the save)` : '';
   changedAt = undefined;
+  const saved = new Set(lastSaved);
+  lastSaved = [];
   if (!errors.length) return say(green(`ok: ${program.getRootFileNames().length} files${took}`));
-  say(red(`${errors.length} type error${errors.length > 1 ? 's' : ''} in the project${took}:`));
-  for (const d of errors) process.stdout.write(`${describe(d)}\n`);
+  // The saved files' errors were printed by the other checker, at once: the rest is counted, by file.
+  const rest = errors.filter((d) => !d.file || !saved.has(normalize(d.file.fileName)));
+  const plural = (n) => `${n} type error${n === 1 ? '' : 's'}`;
+  if (!rest.length) return say(red(`${plural(errors.length)} in the project, all in the saved file${saved.size > 1 ? 's' : ''} (above)${took}`));
+  const byFile = new Map();
+  for (const d of rest) {
+    const name = d.file ? path.relative(root, d.file.fileName) : '(the configuration)';
+    byFile.set(name, (byFile.get(name) ?? 0) + 1);
+  }
+  const files = [...byFile].map(([name, n]) => `${name} (${n})`);
+  const listed = files.length > 5 ? `${files.slice(0, 5).join(', ')} and ${files.length - 5} more files` : files.join(', ');
+  const what = rest.length < errors.length ? `${rest.length} more type error${rest.length === 1 ? '' : 's'} in the project` : `${plural(errors.length)} in the project`;
+  say(red(`${what}${took}: ${listed}; npm run typecheck prints them`));
 }
 
 const host = ts.createWatchCompilerHost(

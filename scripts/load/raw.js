@@ -3,7 +3,7 @@
 // ends with its last chunk (`0\r\n\r\n`), and who closed the connection.
 const fs = require('node:fs');
 const net = require('node:net');
-const { sleep } = require('./http');
+const { until } = require('./http');
 
 /** The HTTP/1.1 request text of `method path` with an optional JSON body. */
 function requestText(method, path, body) {
@@ -82,13 +82,20 @@ function kernelBufferBytes() {
 }
 
 /**
- * Opens a connection and sends `request`; reads nothing until asked. `read()` takes what comes until the
- * answer is complete (or, with `untilClose`, until the server closes the connection) or `timeoutMs` passes,
- * and resolves with the bytes, whether the connection was closed (by the server: this side never closes
- * before the timeout) and whether it ended the last bytes it got exactly with `0\r\n\r\n`.
+ * Opens a connection and sends `request`; reads nothing until asked. `connected` resolves once the request is
+ * written. `read()` takes what comes until the answer is complete (or, with `untilClose`, until the server
+ * closes the connection), and resolves with the bytes, whether the connection was closed (by the server: this
+ * side never closes first) and whether it ended the last bytes it got exactly with `0\r\n\r\n`. No read has a
+ * time bound of its own (the load test's hang guard aside, ./http.js).
  */
 function rawClient(port, request) {
-  const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+  let written;
+  let localPort;
+  const connected = new Promise((resolve) => (written = resolve));
+  const socket = net.connect(port, '127.0.0.1', () => {
+    localPort = socket.localPort; // kept: a destroyed socket no longer knows it
+    socket.write(request, () => written());
+  });
   socket.pause();
   const chunks = [];
   let received = 0;
@@ -121,70 +128,82 @@ function rawClient(port, request) {
     }
     return head.chunked ? endsWithLastChunk() : received >= head.bodyAt + head.length;
   };
+  /** Resolves once `done()` holds (checked at each byte and at the close), reading meanwhile. */
+  const readWhile = async (done) => {
+    let finished = false;
+    onProgress = () => {
+      finished ||= done();
+    };
+    socket.resume();
+    onProgress();
+    await until('an answer or a close on a load-test connection', () => finished);
+    onProgress = () => undefined;
+  };
   return {
     socket,
-    /** Reads until `enough(bytes received)` holds or the connection closes, then stops reading. */
-    readUntil(enough, timeoutMs) {
-      return new Promise((resolve) => {
-        const finish = () => {
-          clearTimeout(timer);
-          onProgress = () => undefined;
-          socket.pause();
-          resolve(received);
-        };
-        const timer = setTimeout(finish, timeoutMs);
-        onProgress = () => (closed || enough(received)) && finish();
-        socket.resume();
-        onProgress();
-      });
+    connected,
+    /** The connection's local port (from the moment it is connected). */
+    get localPort() {
+      return localPort;
     },
-    read({ untilClose = false, timeoutMs = 10_000 } = {}) {
-      return new Promise((resolve) => {
-        const finish = () => {
-          clearTimeout(timer);
-          onProgress = () => undefined;
-          socket.destroy();
-          const raw = bytes();
-          resolve({ ...parseAnswer(raw), raw, closed, endsWithLastChunk: endsWithLastChunk(), bytes: received });
-        };
-        const timer = setTimeout(finish, timeoutMs);
-        onProgress = () => (closed || (!untilClose && complete())) && finish();
-        socket.resume();
-        onProgress();
-      });
+    /** Reads until `enough(bytes received)` holds or the connection closes, then stops reading. */
+    async readUntil(enough) {
+      await readWhile(() => closed || enough(received));
+      socket.pause();
+      return received;
+    },
+    async read({ untilClose = false } = {}) {
+      await readWhile(() => closed || (!untilClose && complete()));
+      socket.destroy();
+      const raw = bytes();
+      return { ...parseAnswer(raw), raw, closed, endsWithLastChunk: endsWithLastChunk(), bytes: received };
     },
   };
 }
 
-/** The client ports of the connections to `port` that the server still holds open (ESTABLISHED), from /proc/net/tcp. */
-function openOnServer(port) {
+/**
+ * The client ports of the connections to `port` in one of `states` on the server's side, from /proc/net/tcp:
+ * ESTABLISHED (01) by default; CLOSE_WAIT (08) is a connection its client closed that the server has not yet let go.
+ */
+function openOnServer(port, states = ['01']) {
   const hex = port.toString(16).toUpperCase().padStart(4, '0');
   const open = new Set();
   for (const line of fs.readFileSync('/proc/net/tcp', 'utf8').split('\n')) {
     const [, local, remote, state] = line.trim().split(/\s+/);
-    if (state === '01' && local?.endsWith(`:${hex}`)) open.add(parseInt(remote.split(':')[1], 16));
+    if (states.includes(state) && local?.endsWith(`:${hex}`)) open.add(parseInt(remote.split(':')[1], 16));
   }
   return open;
 }
 
 /**
  * Waits until the server has closed its side of each of `clients`' connections to `port` (while they read
- * nothing, so they cannot see it yet), or `withinMs` passes. Resolves with how many it closed, and when the last
- * one was closed (ms from the call).
+ * nothing, so they cannot see it yet); the clients' requests must have been written (`client.connected`), or an
+ * unaccepted connection would count as closed. Resolves with how many it closed (all of them: a server that never
+ * closes one is a hang, caught by the load test's guard), and when the last one was closed (ms from the call, a
+ * figure to print).
  */
-async function closedByServer(port, clients, withinMs) {
+async function closedByServer(port, clients) {
   const started = Date.now();
-  const ports = clients.map((client) => client.socket.localPort);
+  const ports = clients.map((client) => client.localPort);
   let closed = 0;
   let lastAt = NaN;
-  for (const until = started + withinMs; Date.now() < until; await sleep(100)) {
+  await until(`the server closing ${ports.length} connections itself`, () => {
     const open = openOnServer(port);
     const now = ports.filter((p) => p !== undefined && !open.has(p)).length;
     if (now > closed) lastAt = Date.now() - started;
     closed = now;
-    if (closed === ports.length) break;
-  }
+    return closed === ports.length;
+  });
   return { closed, lastAt };
 }
 
-module.exports = { rawClient, requestText, parseAnswer, parseAnswers, kernelBufferBytes, closedByServer };
+/** Waits until the service has let go of each of `clients`' connections to `port` (they closed theirs): none is ESTABLISHED or CLOSE_WAIT on its side. */
+async function releasedByServer(port, clients) {
+  const ports = clients.map((client) => client.localPort);
+  await until(`the service letting go of ${ports.length} closed connections`, () => {
+    const held = openOnServer(port, ['01', '08']);
+    return ports.every((p) => p === undefined || !held.has(p));
+  });
+}
+
+module.exports = { rawClient, requestText, parseAnswer, parseAnswers, kernelBufferBytes, closedByServer, releasedByServer };

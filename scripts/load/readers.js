@@ -1,7 +1,7 @@
 'use strict';
 // Many clients reading big lists at once (scenario 3 of scripts/load-test.js).
 const http = require('node:http');
-const { rssMiB } = require('./http');
+const { rssMiB, HANG_GUARD_MS } = require('./http');
 const { ListChecker } = require('./json-list');
 const { figures, watch, watchedChecks } = require('./monitor');
 
@@ -22,12 +22,12 @@ function readList(agent, port) {
       res.on('error', (err) => resolve({ status: res.statusCode, ok: false, error: err.message }));
     });
     req.on('error', (err) => resolve({ status: 0, ok: false, error: err.message }));
-    req.setTimeout(120_000, () => req.destroy(new Error('client timeout')));
+    req.setTimeout(HANG_GUARD_MS, () => req.destroy(new Error('client hung')));
   });
 }
 
 /**
- * 3. READERS clients send `GET /books` at once and read it: /health answers promptly all along, and every
+ * 3. READERS clients send `GET /books` at once and read it: /health answers all along, and every
  * answer is a 200 that parses and holds exactly X-Total-Count records, in id order.
  */
 async function manyReaders({ port, pid, books }) {

@@ -4,7 +4,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { call, freePort, sleep } = require('./http');
+const { call, freePort, sleep, until } = require('./http');
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -63,7 +63,8 @@ async function startService(kind, env = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `load-${kind}-`));
   const store = await STORES[kind](dir);
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, 'dist/src/server.js')], {
+  // The built service, with a garbage collection on demand for the memory checks (./gc-service.js).
+  const child = spawn(process.execPath, ['--expose-gc', path.join(__dirname, 'gc-service.js')], {
     cwd: root,
     env: { ...process.env, ...store.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -89,23 +90,44 @@ async function startService(kind, env = {}) {
   process.once('exit', killOnExit);
   child.once('exit', () => process.off('exit', killOnExit));
   let stderr = '';
-  child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+  let collections = 0;
+  child.stderr.on('data', (d) => {
+    collections += (String(d).match(/load-test: garbage collected/g) ?? []).length;
+    stderr = (stderr + d).slice(-4000);
+  });
+  /** A full garbage collection in the service, resolved once it says it is done. */
+  const collectGarbage = async () => {
+    const done = collections + 1;
+    child.kill('SIGUSR2');
+    await until('a garbage collection in the service', () => collections >= done);
+  };
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   const cleanup = async () => {
     await store.remove?.().catch((err) => console.error(`could not remove the ${kind} data of a service: ${err.message}`));
     fs.rmSync(dir, { recursive: true, force: true });
   };
+  /** SIGTERM and the exit it leads to: its code (a service that does not stop is a hang, guarded like every wait). */
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    const code = await Promise.race([exited, sleep(15_000).then(() => 'timeout')]);
-    if (code === 'timeout') child.kill('SIGKILL');
+    let code;
+    void exited.then((c) => (code = c));
+    try {
+      await until(`the service on ${kind} exits after SIGTERM`, () => code !== undefined);
+    } catch (err) {
+      child.kill('SIGKILL');
+      code = 'hung';
+      console.error(err.message);
+    }
     await exited;
     await cleanup();
     return code;
   };
   let health;
-  for (let tries = 0; (health = await call(undefined, port, 'GET', '/health', undefined, { timeoutMs: 2000 })).status !== 200; tries++) {
-    if (child.exitCode !== null || tries > 300) {
+  // Until it answers /health or exits: a start takes what it takes on a busy machine.
+  for (;;) {
+    health = await call(undefined, port, 'GET', '/health');
+    if (health.status === 200) break;
+    if (child.exitCode !== null) {
       await stop();
       if (/STORE must be one of/.test(stderr)) return { skipped: stderr.trim().split('\n').pop() };
       throw new Error(`the service on ${kind} did not start: ${stderr.trim() || `/health answered ${health.status}`}`);
@@ -116,7 +138,7 @@ async function startService(kind, env = {}) {
     await stop();
     return { skipped: `/health says storage: ${health.json?.storage}` };
   }
-  return { port, pid: child.pid, logs, stop, alive: () => child.exitCode === null && child.signalCode === null };
+  return { port, pid: child.pid, logs, stop, collectGarbage, alive: () => child.exitCode === null && child.signalCode === null };
 }
 
 module.exports = { startService, storesToRun, UsageError };

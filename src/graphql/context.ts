@@ -1,5 +1,6 @@
 import type { Logger } from '../logger';
 import type { Store } from '../store/types';
+import type { TextLimits } from '../text-rule';
 import type { ResultBudget } from './large-answers';
 import { createLoaders, type Loaders } from './loaders';
 
@@ -15,8 +16,10 @@ export type GraphQLContext = {
   loaders: Loaders;
   /** What the result holds so far: lists count their records into it (src/graphql/large-answers.ts). */
   budget: ResultBudget;
+  /** The contract's text rule and limit, read from openapi.yaml (src/text-rule.ts): what text arguments must keep. */
+  text: TextLimits;
 };
 
-export function createContext(store: Store, logger: Logger, budget: ResultBudget): GraphQLContext {
-  return { store, logger, loaders: createLoaders(store, budget), budget };
+export function createContext(store: Store, logger: Logger, budget: ResultBudget, text: TextLimits): GraphQLContext {
+  return { store, logger, loaders: createLoaders(store, budget), budget, text };
 }

@@ -3,11 +3,13 @@ import { GraphQLError, getOperationAST, type ExecutionResult } from 'graphql';
 import { createHandler, type Handler, type Request as GraphqlHttpRequest, type RequestParams, type Response as GraphqlHttpResponse } from 'graphql-http';
 import type { Resolvers } from '../../generated/graphql';
 import type { AuthSettings, Config } from '../config';
+import { BUSY_MESSAGE } from '../http/errors';
 import { IDEMPOTENCY_KEY, type KeyRule } from '../http/idempotency';
 import { operationMethod } from '../http/routes';
 import type { Logger } from '../logger';
 import { NO_GRAPHQL_METRICS, type GraphqlMetrics, type RefusalReason } from '../ops/metrics';
 import type { Store } from '../store/types';
+import type { TextLimits } from '../text-rule';
 import { createContext, type GraphQLContext } from './context';
 import { documentPreparer } from './document-cache';
 import { createExecutor } from './execution';
@@ -21,7 +23,7 @@ import { operationScopes } from './scopes';
 import { idempotentMutations } from './idempotent-mutations';
 import { LargeAnswers, NO_TURN, type ResultBudget } from './large-answers';
 import { aliasLimit, depthLimit } from './limits';
-import { BUSY_MESSAGE, errorMasking } from './masking';
+import { errorMasking } from './masking';
 import { buildSchema, type SchemaOptions } from './schema';
 import { codedError, requestParamsReader, transportError, withTransportBody } from './transport';
 
@@ -41,9 +43,11 @@ export interface GraphqlEndpointDeps {
   turns: WriteTurns;
   /** With auth on, each operation's field scopes (`@requiresScopes`) are checked before anything runs (./scopes.ts). */
   auth?: AuthSettings;
+  /** The contract's text rule and limit, from openapi.yaml (src/text-rule.ts), for the resolvers' text arguments. */
+  text: TextLimits;
 }
 
-/** A POST's Idempotency-Key; a blank one is no key, as for REST's optional header parameters (src/http/empty-headers.ts). */
+/** A POST's Idempotency-Key; a blank one is no key, as for REST's optional header parameters (routePhase in src/http/routes.ts). */
 function keyOf(req: Request): string | undefined {
   const key = req.get(IDEMPOTENCY_KEY);
   return key?.trim() === '' ? undefined : key;
@@ -112,7 +116,7 @@ function refusalReason(errors: readonly GraphQLError[]): RefusalReason {
  * with a plain `JSON.stringify`, or, for a large answer, in chunks as the client reads it
  * (src/http/json-stream.ts). docs/design.md ("GraphQL execution") says what that saves.
  */
-export function graphqlEndpoint({ store, config, logger, resolvers, schemaOptions, metrics = NO_GRAPHQL_METRICS, idempotencyKey, turns, auth }: GraphqlEndpointDeps): RequestHandler {
+export function graphqlEndpoint({ store, config, logger, resolvers, schemaOptions, metrics = NO_GRAPHQL_METRICS, idempotencyKey, turns, auth, text }: GraphqlEndpointDeps): RequestHandler {
   const schema = buildSchema(resolvers, schemaOptions);
   const { maxDepth, maxAliases, maxTokens, documentCacheSize, compiledCacheSize, compileAfter } = config.graphql;
   const limits = [depthLimit(maxDepth), aliasLimit(maxAliases)];
@@ -174,7 +178,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
     execute: executor.execute,
     formatError: masking.formatError,
     parseRequestParams: (req) => req.context.params ?? readParams(req),
-    context: (req) => createContext(req.context.store, req.context.log, req.context.budget),
+    context: (req) => createContext(req.context.store, req.context.log, req.context.budget, text),
     onOperation: (req, args, result) => {
       const operation = getOperationAST(args.document, args.operationName);
       if (operation) metrics.executed(req.raw.res, operation.operation, operation.name?.value);

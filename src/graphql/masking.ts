@@ -1,13 +1,12 @@
 import { GraphQLError, getNamedType, isListType, isNonNullType, isObjectType, Kind, type GraphQLSchema, type GraphQLType } from 'graphql';
 import type { Logger } from '../logger';
-import { INTERNAL_ERROR_MESSAGE } from '../http/errors';
+import { BUSY_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../http/errors';
 import { OUTCOME_UNKNOWN } from '../http/idempotency';
 import { OverloadedError, StorageUnavailableError } from '../store/errors';
 
 /** An unexpected error's message: the same words as a REST 500. */
 export const MASKED_MESSAGE = INTERNAL_ERROR_MESSAGE;
 export const UNAVAILABLE_MESSAGE = 'Service unavailable: storage is unreachable; retry later.';
-export const BUSY_MESSAGE = 'Server busy: retry later.';
 
 /** Failures of storage that are expected to pass, with what the client is told: said plainly, still without internals. */
 function expectedFailure(error: unknown): { message: string; code: string } | undefined {

@@ -14,12 +14,31 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  * once for everything that reads it; undefined for a missing, malformed or other media type.
  */
 export function jsonMediaType(req: Pick<IncomingMessage, 'headers'>): contentType.ParsedMediaType | undefined {
+  return mediaTypeOf(req, ['application/json']);
+}
+
+/** The request's Content-Type, parsed, when its type is one of `accepted` (lower case); undefined otherwise. */
+function mediaTypeOf(req: Pick<IncomingMessage, 'headers'>, accepted: readonly string[]): contentType.ParsedMediaType | undefined {
   try {
     const parsed = contentType.parse(req);
-    return parsed.type === 'application/json' ? parsed : undefined;
+    return accepted.includes(parsed.type) ? parsed : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The media type of a PATCH body (RFC 7396), the one patch format: named by a 415's `Accept-Patch` (RFC 5789). */
+export const MERGE_PATCH = 'application/merge-patch+json';
+
+/**
+ * The 415 of a body in a media type the operation does not declare. A PATCH says which patch format it takes, in
+ * its message and in `Accept-Patch` (RFC 5789, 2.2).
+ */
+function unsupportedMediaType(method: string, declared: readonly string[]): ApiError {
+  if (method === 'PATCH' && declared.includes(MERGE_PATCH)) {
+    return new ApiError(415, `Unsupported media type: a patch must be ${MERGE_PATCH}`, undefined, { 'Accept-Patch': MERGE_PATCH });
+  }
+  return new ApiError(415, `Unsupported media type: request bodies must be ${declared.join(' or ')}`);
 }
 
 /**
@@ -56,11 +75,12 @@ export async function readTextBody(req: IncomingMessage, res: ServerResponse, li
 }
 
 /**
- * The `readBody` phase, for spec operations: JSON only (415 otherwise), at most `bodyLimit` bytes (413, refused
- * from Content-Length before reading, or as soon as a chunked body passes the limit), valid JSON (400). The
- * parsed body goes to the request's state and to `req.body` (where the validator reads it). The Content-Type
- * header is then normalised to `application/json` (and dropped for operations without a body), so the
- * validator's caches, keyed by the full Content-Type value, cannot be grown by varying it.
+ * The `readBody` phase, for spec operations: a media type the operation declares (`application/json`, or
+ * `application/merge-patch+json` for a PATCH; 415 otherwise, a PATCH's with `Accept-Patch`), at most `bodyLimit`
+ * bytes (413, refused from Content-Length before reading, or as soon as a chunked body passes the limit), valid
+ * JSON (400). The parsed body goes to the request's state and to `req.body` (where the validator reads it). The
+ * Content-Type header is then normalised to the declared media type (and dropped for operations without a body),
+ * so the validator's caches, keyed by the full Content-Type value, cannot be grown by varying it.
  */
 export function readBodyPhase(limits: BodyLimits): Phase {
   return (state, next) => {
@@ -78,12 +98,13 @@ export function readBodyPhase(limits: BodyLimits): Phase {
         const message = 'a JSON request body is required';
         return next(new ApiError(400, `Invalid request: ${message}`, [{ path: '/body', message }]));
       }
-      req.headers['content-type'] = 'application/json';
+      req.headers['content-type'] = declared[0];
       next();
     };
+    const declared = op.requestMedia;
     if (!hasBody(req)) return noBody();
-    const media = jsonMediaType(req);
-    if (!media) return next(new ApiError(415, 'Unsupported media type: request bodies must be application/json'));
+    const media = mediaTypeOf(req, declared);
+    if (!media) return next(unsupportedMediaType(op.method, declared));
     readTextBody(req, res, limits, media).then((text) => {
       if (text === '') return noBody();
       try {
@@ -91,7 +112,7 @@ export function readBodyPhase(limits: BodyLimits): Phase {
       } catch {
         return next(new ApiError(400, 'Invalid request: body is not valid JSON'));
       }
-      req.headers['content-type'] = 'application/json';
+      req.headers['content-type'] = media.type;
       next();
     }, next);
   };

@@ -24,6 +24,9 @@ export class ApiError extends Error {
   }
 }
 
+/** An answer that breaks openapi.yaml, found by response validation (src/rest/response-check.ts): a defect of the service. */
+export class ResponseDrift extends Error {}
+
 /**
  * What a 500 says, in both API styles: REST's `{"error"}` and every answer the edge writes, and the masked
  * message of an unexpected GraphQL error (docs/contract.md). Details go to the log, never to the client.
@@ -31,7 +34,7 @@ export class ApiError extends Error {
 export const INTERNAL_ERROR_MESSAGE = 'Unexpected error.';
 export const NOT_ALLOWED_MESSAGE = 'Method not allowed';
 
-/** 503 when the service sheds load on purpose (storage is fine, every connection busy): not "unavailable". */
+/** 503 when the service sheds load on purpose (storage is fine, every connection busy): not "unavailable". The one wording, REST and GraphQL alike. */
 export const BUSY_MESSAGE = 'Server busy, retry later';
 const UNAVAILABLE_MESSAGE = 'Service unavailable';
 
@@ -40,8 +43,8 @@ export function notFound(req: { method: string; path: string }): ApiError {
   return new ApiError(404, `Not found: ${req.method} ${req.path}`.slice(0, 200));
 }
 
-/** Turns anything thrown into an ApiError; unexpected errors become a bare 500. */
-function toApiError(err: unknown, method = 'GET'): { error: ApiError; unexpected: boolean } {
+/** Turns anything thrown into an ApiError; unexpected errors become a bare 500. `body` is the request's parsed body (a PATCH's is a merge patch). */
+function toApiError(err: unknown, method = 'GET', body?: unknown): { error: ApiError; unexpected: boolean } {
   if (err instanceof ApiError) return { error: err, unexpected: false };
   // Storage unreachable: 503. The request was not carried out and may be retried, unless the database
   // stopped answering during COMMIT: then the outcome is unknown, and the message says so (a create is
@@ -59,9 +62,13 @@ function toApiError(err: unknown, method = 'GET'): { error: ApiError; unexpected
     return { error: new ApiError(400, `Invalid request: ${err.message}`, [{ path: `/query/${err.parameter}`, message: err.message }]), unexpected: false };
   }
   if (isValidatorError(err)) {
-    const { status, message, details } = validatorRefusal(err);
+    const { status, message, details } = validatorRefusal(err, method === 'PATCH' ? body : undefined);
     return { error: new ApiError(status, message, details), unexpected: false };
   }
+  // An answer that breaks openapi.yaml, caught by response validation (VALIDATE_RESPONSES, on in `npm run dev` and
+  // the tests): a defect of the service, logged as one, and the 500 says which operation and field (never a value),
+  // so the mistake is seen where it is made.
+  if (err instanceof ResponseDrift) return { error: new ApiError(500, `${INTERNAL_ERROR_MESSAGE.replace(/\.$/, '')}: ${err.message}`), unexpected: true };
   return { error: new ApiError(500, INTERNAL_ERROR_MESSAGE), unexpected: true };
 }
 
@@ -100,7 +107,7 @@ const ANSWER_HEADERS = ['ETag', 'X-Total-Count', 'Link', 'Location', 'Idempotent
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return function serviceErrors(err, req, res, _next) {
     const state = res.locals.state;
-    const { error, unexpected } = toApiError(err, req.method);
+    const { error, unexpected } = toApiError(err, req.method, state?.body);
     if (unexpected) {
       (state?.log ?? logger).error({ method: req.method, path: req.path, err }, 'unexpected error');
     }

@@ -14,6 +14,8 @@ export interface OperationInfo {
   /** Media type of the body the spec declares for each status ('' for none). */
   responseMedia: Record<number, string>;
   hasRequestBody: boolean;
+  /** The media types the spec declares for the request body (`application/json`; `application/merge-patch+json` for a PATCH). */
+  requestMedia: string[];
   /** The spec marks the request body `required: true`. */
   bodyRequired: boolean;
   /** Path parameters the spec types as integers: converted to numbers for handlers. */
@@ -39,7 +41,7 @@ export interface OperationInfo {
   scopes: readonly string[];
   /** A success answer is a JSON array (a list): its read starts on a turn of the event loop while connections come in (src/http/write-turns.ts). */
   answersList: boolean;
-  /** The header parameters it declares optional, lower-case as Node keys `req.headers`: an empty one is absent (./empty-headers.ts). */
+  /** The header parameters it declares optional, lower-case as Node keys `req.headers`: an empty one is absent (routePhase in ./routes.ts). */
   optionalHeaders: string[];
 }
 
@@ -176,6 +178,7 @@ export function specRoutes(doc: OpenApiDocument): { routes: Route[]; headers: Sp
         method: method.toUpperCase(),
         responseMedia,
         hasRequestBody: Boolean(op.requestBody),
+        requestMedia: Object.keys((deref(op.requestBody as MediaObject) as MediaObject | undefined)?.content ?? {}),
         bodyRequired: (deref(op.requestBody) as { required?: boolean } | undefined)?.required === true,
         integerParams: params
           .filter((p) => p.in === 'path' && (deref(p.schema) as { type?: string })?.type === 'integer')

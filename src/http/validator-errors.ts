@@ -23,11 +23,22 @@ function where(path = ''): string {
   return clean === '/' ? '' : clean;
 }
 
-/** What the service answers for a validator's error (./errors.ts makes it an ApiError): its status, a one-line summary, the details. */
-export function validatorRefusal(err: ValidatorError): { status: number; message: string; details?: { path: string; message: string }[] } {
+/** What a merge patch's `null` for a field that may not be removed is told (the patch schema lets `null` through only for optional fields). */
+export const NOT_REMOVABLE = 'cannot be removed: the record requires it (null removes a field in a merge patch)';
+
+/**
+ * What the service answers for a validator's error (./errors.ts makes it an ApiError): its status, a one-line
+ * summary, the details. `patch` is the body of a JSON merge patch (RFC 7396), whose `null` members are removals.
+ */
+export function validatorRefusal(err: ValidatorError, patch?: unknown): { status: number; message: string; details?: { path: string; message: string }[] } {
   const details = err.errors.map((item) => {
     const path = where(item.path);
     const message = item.message ?? 'is invalid';
+    // A merge patch's `null` where the schema takes no null: the field cannot be removed, which is what it asked.
+    const member = /^\/body\/([^/]+)$/.exec(path)?.[1];
+    if (member !== undefined && typeof patch === 'object' && patch !== null && (patch as Record<string, unknown>)[member] === null && /^must be /.test(message)) {
+      return { path, message: NOT_REMOVABLE };
+    }
     // Name the offending property, e.g. "unknown property 'id'", rather than the generic schema text.
     const extra = item.params?.additionalProperty;
     if (typeof extra === 'string' || /additional properties/.test(message)) {

@@ -26,8 +26,11 @@ type Node = Record<string, unknown>;
 /** One declared response of an operation, read once: its example(s), schema and required headers. */
 interface DeclaredResponse {
   hasBody: boolean;
+  /** The media type's `example`, when it is the operation's own (see restMocks). */
   example?: { value: unknown };
   examples: Map<string, unknown>;
+  /** The examples are the operation's own: the first answers when none is asked for. */
+  ownExamples: boolean;
   /** The media type's schema, sampled (once, on first use) when there is no example. */
   schema?: unknown;
   requiredHeaders: Map<string, () => string>;
@@ -36,7 +39,11 @@ interface DeclaredResponse {
 /**
  * Answers for the operations of openapi.yaml that have no handler (MOCK_UNIMPLEMENTED), as Prism's mock
  * server does: the lowest 2xx status the operation declares, with its media type's `example` (or the
- * first of its `examples`), else a body generated from the response schema (./sample.ts). The request
+ * first of its `examples`), else a body generated from the response schema (./sample.ts). An example is the
+ * operation's own when its response is written in the operation, or is a `components/responses` entry no other
+ * operation uses; a response shared by several operations (`JsonNotFound`: `Book 42 not found`) documents
+ * one of them, so its examples answer only when asked for by name, and its body otherwise comes from the schema:
+ * a mocked answer never shows another resource's example. The request
  * header `Prefer: code=404` picks another declared status, `Prefer: example=<name>` a named example; both
  * may be given (`Prefer: code=404, example=missing`). A preference the spec cannot satisfy (a status it
  * does not declare, an example it does not name) is a 400 saying what it declares. Headers the response
@@ -54,11 +61,23 @@ export function restMocks(doc: OpenApiDocument): (route: Route, op: OperationInf
     }
     return node;
   };
+  // How many operations use each `#/components/responses/...` entry.
+  const uses = new Map<string, number>();
+  for (const item of Object.values(doc.paths)) {
+    for (const operation of Object.values(item ?? {})) {
+      for (const response of Object.values(((operation as Node | undefined)?.responses ?? {}) as Node)) {
+        const ref = (response as Node | undefined)?.$ref;
+        if (typeof ref === 'string') uses.set(ref, (uses.get(ref) ?? 0) + 1);
+      }
+    }
+  }
   return (route, op) => {
     const spec = deref(doc.paths[route.template]?.[op.method.toLowerCase()]);
     const responses = new Map<number, DeclaredResponse>();
     for (const [status, raw] of Object.entries(deref(spec.responses))) {
       if (!/^\d{3}$/.test(status)) continue;
+      const ref = (raw as Node).$ref;
+      const own = typeof ref !== 'string' || (uses.get(ref) ?? 0) <= 1;
       const response = deref(raw);
       const media = op.responseMedia[Number(status)];
       const content = media ? deref((response.content as Node)[media]) : undefined;
@@ -72,8 +91,9 @@ export function restMocks(doc: OpenApiDocument): (route: Route, op: OperationInf
       }
       responses.set(Number(status), {
         hasBody: content !== undefined,
-        example: content && 'example' in content ? { value: content.example } : undefined,
+        example: own && content && 'example' in content ? { value: content.example } : undefined,
         examples,
+        ownExamples: own,
         schema: content?.schema,
         requiredHeaders,
       });
@@ -105,7 +125,7 @@ export function restMocks(doc: OpenApiDocument): (route: Route, op: OperationInf
       } else if (response.example) {
         body = response.example.value;
         source = 'example';
-      } else if (response.examples.size > 0) {
+      } else if (response.ownExamples && response.examples.size > 0) {
         const [name, value] = response.examples.entries().next().value!;
         body = value;
         source = exampleSource(name);

@@ -27,6 +27,12 @@ export interface CollectionOperations {
   get?: OperationId;
   /** PUT /{name}/{id}: the fields the body gives (an absent one keeps its value), or 404. */
   update?: OperationId;
+  /**
+   * PATCH /{name}/{id}: a JSON merge patch (RFC 7396): a member sets its field, an absent one keeps it, `null`
+   * removes an optional field (the store clears a field given `null`); or 404. The spec's patch schema lets `null`
+   * through only for optional fields (src/startup/stored-shapes.ts checks it at start).
+   */
+  patch?: OperationId;
   /** DELETE /{name}/{id}: 204, or 404. */
   delete?: OperationId;
 }
@@ -47,8 +53,9 @@ export function collectionHandlers<const O extends CollectionOperations>(name: s
     label ??= specModel().resources.get(name)?.label ?? name;
     throw new ApiError(404, `${label} ${id} not found`);
   };
-  // The store shows each collection of the contract under its name (src/store/collections.ts): one property read.
+  // The store shows each collection of the contract under its name (src/store/sql/collection.ts, collectionsOf): one property read.
   const of = (store: object) => (store as Record<string, Collection<StoredRecord>>)[name];
+  const update: AnyHandler = async ({ params: { id }, body, precondition }, { store }) => written(await of(store).update(id, body, precondition), notFound(id));
   const all: Record<keyof CollectionOperations, AnyHandler> = {
     list: async ({ query, path, search }, { store }) => {
       const asked = listQuery(query);
@@ -56,7 +63,9 @@ export function collectionHandlers<const O extends CollectionOperations>(name: s
     },
     create: async ({ body }, { store }) => ({ status: 201, body: await of(store).create(body) }),
     get: async ({ params: { id } }, { store }) => ({ status: 200, body: (await of(store).get(id)) ?? notFound(id)() }),
-    update: async ({ params: { id }, body, precondition }, { store }) => written(await of(store).update(id, body, precondition), notFound(id)),
+    update,
+    // A merge patch's members are the fields to set, `null` the ones to remove: the store's update takes both.
+    patch: update,
     delete: async ({ params: { id }, precondition }, { store }) => removed(await of(store).delete(id, precondition), notFound(id)),
   };
   const handlers: Record<string, AnyHandler> = {};

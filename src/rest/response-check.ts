@@ -1,9 +1,8 @@
+import { ResponseDrift } from '../http/errors';
 import { HTTP_METHODS } from '../http/routes';
 import type { OpenApiDocument } from '../spec';
 import { pointerSegment, SpecSchemas } from '../spec-schemas';
 
-/** A handler answered something openapi.yaml does not declare: a defect of the service, answered as a 500 and logged. */
-export class ResponseDrift extends Error {}
 
 /** Checks one operation's answers against openapi.yaml; each throws ResponseDrift for a body the spec does not allow. */
 export interface OperationCheck {

@@ -9,11 +9,14 @@ export type OperationId = keyof operations;
 
 type Op<O extends OperationId> = operations[O];
 
+/** The body of a JSON media type (`application/json`, or a JSON merge patch for PATCH). */
+type JsonContent<C> = C extends { 'application/json': infer B } ? B : C extends { 'application/merge-patch+json': infer B } ? B : undefined;
+
 /** The JSON request body of an operation (undefined when it takes none). */
-export type Body<O extends OperationId> = Op<O> extends { requestBody: { content: { 'application/json': infer B } } }
-  ? B
-  : Op<O> extends { requestBody?: { content: { 'application/json': infer B } } }
-    ? B | undefined
+export type Body<O extends OperationId> = Op<O> extends { requestBody: { content: infer C } }
+  ? JsonContent<C>
+  : Op<O> extends { requestBody?: { content: infer C } }
+    ? JsonContent<C> | undefined
     : undefined;
 
 /** Path parameters, already converted to the types the spec declares (ids are numbers). */

@@ -8,7 +8,8 @@ import {
 } from 'graphql';
 import { HTTP_METHODS } from '../http/routes';
 import type { OpenApiDocument } from '../spec';
-import { specModel, type ContractModel } from '../store/model';
+import { buildModel, specModel, type ContractModel } from '../store/model';
+import { parityProblems } from './api-parity';
 import { storedShapeProblems } from './stored-shapes';
 
 /** The contract is only partly implemented: the service must not start. The message is one line. */
@@ -125,4 +126,34 @@ export function assertContractImplemented(parts: ContractParts): void {
 export function assertStoredShapes(parts: ContractParts): void {
   const shapes = storedShapeProblems(parts.openapi, parts.sdl, parts.model ?? specModel());
   if (shapes.length) throw new ContractError(`Contract not fully implemented: operations that do not fit their records: ${shapes.join(', ')}`);
+}
+
+/** What a refusal of a field the two APIs cannot serve alike starts with (api-parity.ts). */
+export const PARITY_REFUSAL = 'The contract cannot be served alike over REST and GraphQL: ';
+
+/**
+ * Throws a ContractError, one line naming each field, when a record both APIs serve has a field they could not
+ * answer the same (api-parity.ts: an integer wider than GraphQL's Int, ...). Checked at every start, mocked or
+ * not, and by `npm run generate` before it writes anything.
+ */
+export function assertServedAlike(parts: Pick<ContractParts, 'openapi' | 'sdl' | 'model'>): void {
+  if (parts.sdl === undefined) return;
+  const problems = parityProblems(parts.openapi, parts.sdl, parts.model ?? specModel());
+  if (problems.length) throw new ContractError(`${PARITY_REFUSAL}${problems.join('; ')}`);
+}
+
+/**
+ * What the two specs get wrong whatever is implemented, one line each: a shape no store keeps (src/store/model.ts),
+ * an operation that does not fit its record (stored-shapes.ts), a field the two APIs cannot serve alike
+ * (api-parity.ts). `npm run generate` refuses such specs before it writes anything (scripts/codegen.js); a start
+ * refuses them too.
+ */
+export function specProblems(openapi: OpenApiDocument, sdl: string): string[] {
+  let model: ContractModel;
+  try {
+    model = buildModel(openapi, sdl);
+  } catch (err) {
+    return [String((err as Error).message).split('\n')[0]];
+  }
+  return [...storedShapeProblems(openapi, sdl, model), ...parityProblems(openapi, sdl, model)];
 }

@@ -47,6 +47,8 @@ export interface SpecOperation {
   /** Every scope its bearer requirement names (a write that answers a record names the read scope too). */
   scopes: string[];
   body: unknown;
+  /** The body's media type: `application/json`, or a PATCH's `application/merge-patch+json`. */
+  contentType: string | undefined;
   errorFormat: 'json' | 'text';
   /** A success answer carries a body (a stored record or a list of them). */
   answersRecord: boolean;
@@ -69,13 +71,15 @@ export function scopedOperations(): SpecOperation[] {
       const scopes = op ? securityScopes(op) : [];
       if (!op || scopes.length === 0) continue;
       const scope = method === 'get' ? scopes[0] : scopes.find((s) => s.endsWith(':write'))!;
-      const media = (deref(op.requestBody)?.content as Record<string, Record<string, unknown>> | undefined)?.['application/json'];
+      const content = deref(op.requestBody)?.content as Record<string, Record<string, unknown>> | undefined;
+      const contentType = content && Object.keys(content)[0];
+      const media = contentType ? content[contentType] : undefined;
       const examples = media?.examples as Record<string, { value: unknown }> | undefined;
       const body = media ? (media.example ?? (examples ? Object.values(examples)[0].value : sampler.sample(media.schema))) : undefined;
       const responses = Object.entries(op.responses as Record<string, unknown>).map(([status, r]) => [status, deref(r)] as const);
       const textErrors = responses.some(([status, r]) => status.startsWith('4') && Object.keys((r.content as object) ?? {})[0] === 'text/plain');
       const answersRecord = responses.some(([status, r]) => status.startsWith('2') && Object.keys((r.content as object) ?? {}).length > 0);
-      out.push({ operationId: String(op.operationId), method: method.toUpperCase(), path: template.replace(/\{[^}]+\}/g, '1'), scope, scopes, body, errorFormat: textErrors ? 'text' : 'json', answersRecord });
+      out.push({ operationId: String(op.operationId), method: method.toUpperCase(), path: template.replace(/\{[^}]+\}/g, '1'), scope, scopes, body, contentType, errorFormat: textErrors ? 'text' : 'json', answersRecord });
     }
   }
   return out;

@@ -8,9 +8,10 @@ import { freePort, projectRoot } from '../support/server-process';
 // error is reported with its file and line without stopping the restart, and a file that does not parse
 // leaves the last good build serving. Saves are made the two ways editors make them: writing the file in
 // place, and writing a new file then renaming it over the old one (vim, JetBrains' safe write, sed -i).
-// Times are printed, not asserted: the machine running the tests may be busy.
+// Times are printed, not asserted: the machine running the tests may be busy. Nothing waits for a given time.
 
 const COPIED = ['openapi.yaml', 'schema.graphql', 'package.json', 'tsconfig.json', 'codegen.ts', 'redocly.yaml', 'src', 'generated', 'seed', 'scripts'];
+/** The unit of the tests' timeouts, which only guard against a hang. */
 const WAIT_MS = 60000;
 
 let dir: string;
@@ -18,6 +19,8 @@ let dev: ChildProcess;
 let output = '';
 let port: number;
 const timings: string[] = [];
+/** What the test waits for, while it waits: named, with dev's output, if a test times out. */
+let current: string | undefined;
 
 const file = (name: string) => path.join(dir, name);
 const read = (name: string) => readFileSync(file(name), 'utf8');
@@ -39,17 +42,17 @@ async function get(pathname: string): Promise<{ status: number; text: string } |
   }
 }
 
-/** Polls until `check` holds; fails with what dev printed when it does not within WAIT_MS. Resolves to the time taken. */
+/**
+ * Polls until `check` holds; resolves to the time taken (printed at the end, never asserted). No deadline of its own:
+ * the test's timeout (several WAIT_MS) guards against a hang, and then the end of what dev printed is shown.
+ */
 async function until(what: string, check: () => boolean | Promise<boolean>): Promise<number> {
   const started = Date.now();
-  while (Date.now() - started < WAIT_MS) {
-    if (await check()) {
-      timings.push(`${what}: ${Date.now() - started} ms`);
-      return Date.now() - started;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`not seen within ${WAIT_MS} ms: ${what}\n--- npm run dev printed:\n${output.slice(-4000)}`);
+  current = what;
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 25));
+  current = undefined;
+  timings.push(`${what}: ${Date.now() - started} ms`);
+  return Date.now() - started;
 }
 
 const greeting = async () => {
@@ -73,7 +76,9 @@ beforeAll(async () => {
   dev.stdout!.on('data', (chunk) => (output += chunk));
   dev.stderr!.on('data', (chunk) => (output += chunk));
   await until('first start', served('Bonjour'));
-}, 2 * WAIT_MS);
+  // The type-checkers have read the project: a save from now on is reported as a save.
+  await until('the first type-check', () => /\[types\] (ok|\d+ type error)/.test(output));
+}, 3 * WAIT_MS);
 
 afterAll(async () => {
   if (dev && dev.exitCode === null) {
@@ -86,16 +91,93 @@ afterAll(async () => {
   }
   if (dir) rmSync(dir, { recursive: true, force: true });
   process.stdout.write(`npm run dev, change to served:\n  ${timings.join('\n  ')}\n`);
+  if (current) process.stdout.write(`a test timed out waiting for: ${current}\n--- npm run dev printed:\n${output.slice(-4000)}\n`);
 });
 
 describe('npm run dev', () => {
-  it('runs the service with MOCK_UNIMPLEMENTED=true when it is not set', () => {
+  it('runs the service with MOCK_UNIMPLEMENTED=true and VALIDATE_RESPONSES=true when they are not set', () => {
     const pids = [...output.matchAll(/\((\d+)\): starting/g)].map((match) => match[1]);
     expect(pids.length).toBeGreaterThan(0);
     const environ = `/proc/${pids[pids.length - 1]}/environ`;
     if (!existsSync(environ)) return; // no /proc here: not checked
-    expect(readFileSync(environ, 'utf8').split('\0')).toContain('MOCK_UNIMPLEMENTED=true');
+    expect(readFileSync(environ, 'utf8').split('\0')).toEqual(expect.arrayContaining(['MOCK_UNIMPLEMENTED=true', 'VALIDATE_RESPONSES=true']));
   });
+
+  it('answers a handler\'s answer that breaks openapi.yaml with a 500 naming the field, and prints the saved file\'s type error first, then one line counting the rest', async () => {
+    const handler = read('src/rest/handlers/meta.ts');
+    const broken = handler.replace('{ status: 200, body: found }', '{ status: 200, body: { ...found, greeting: 42 } }');
+    expect(broken).not.toBe(handler);
+    const from = output.length;
+    save('src/rest/handlers/meta.ts', broken);
+    try {
+      await until('the broken answer served as a 500 naming the field', async () => {
+        const res = await get('/greet/fr');
+        return res?.status === 500 && res.text === 'Unexpected error: greet 200 body does not match openapi.yaml: /greeting must be string';
+      });
+      await until('the rest of the project counted', () => /\[types\] \d+ more type errors? in the project.*: src\/.*; npm run typecheck prints them/.test(output.slice(from)));
+      const printed = output.slice(from);
+      expect(printed).toMatch(/\[types\] src\/rest\/handlers\/meta\.ts: 1 type error/);
+      expect(printed.indexOf('src/rest/handlers/meta.ts: 1 type error')).toBeLessThan(printed.search(/more type errors? in the project/));
+      // Only the saved file's errors are printed in full.
+      const located = [...printed.matchAll(/^\s+(\S+):\d+:\d+ error TS\d+/gm)].map((match) => match[1]);
+      expect(new Set(located)).toEqual(new Set(['src/rest/handlers/meta.ts']));
+    } finally {
+      save('src/rest/handlers/meta.ts', handler);
+      await until('served once fixed', served('Bonjour'));
+    }
+  }, 3 * WAIT_MS);
+
+  it('refuses a spec save that breaks the lint rules as npm run generate does, never printing "ok" for it, and keeps the last good specs serving until it is fixed', async () => {
+    const spec = read('openapi.yaml');
+    const operation = (lintable: boolean) =>
+      [
+        '  /quotes/{id}:',
+        '    get:',
+        ...(lintable ? ['      tags: [meta]'] : []),
+        '      operationId: getQuote',
+        '      summary: Get a quote',
+        '      parameters:',
+        '        - name: id',
+        '          in: path',
+        '          required: true',
+        ...(lintable ? ['          description: The quote.'] : []),
+        '          schema: { type: integer, minimum: 1, maximum: 1000 }',
+        '      responses:',
+        "        '200':",
+        '          description: A quote.',
+        '          content:',
+        '            application/json:',
+        '              schema: { type: object, required: [text], properties: { text: { type: string } } }',
+        '              example: { text: Less is more. }',
+        "        '404':",
+        "          $ref: '#/components/responses/JsonNotFound'",
+      ].join('\n');
+    const withQuote = (lintable: boolean) => spec.replace('\npaths:\n', `\npaths:\n${operation(lintable)}\n`);
+    expect(withQuote(false)).not.toBe(spec);
+    const from = output.length;
+    save('openapi.yaml', withQuote(false));
+    await until('the lint refusal printed', () => /openapi\.yaml breaks 2 lint rules[\s\S]*GET \/quotes\/\{id\}: Operation tags should be defined \(operation-tag-defined\)[\s\S]*parameter-description\)\n.*keeping the running service/.test(output.slice(from)));
+    // A save under src/ while the specs are refused is compiled, not served.
+    const source = read('src/rest/greetings.ts');
+    save('src/rest/greetings.ts', withGreeting(source, 'Bonjour 9'));
+    await until('the held restart said', () => /not restarting for src\/rest\/greetings\.ts: the specs are refused/.test(output.slice(from)));
+    expect(await greeting()).toBe('Bonjour');
+    expect((await get('/openapi.json'))?.text).not.toContain('/quotes/');
+    expect(read('generated/openapi.ts')).not.toContain('getQuote');
+    save('openapi.yaml', withQuote(true));
+    await until('the fixed spec served, the held save with it', async () => (await get('/openapi.json'))?.text.includes('/quotes/{id}') === true && (await greeting()) === 'Bonjour 9');
+    await until('the fixed spec classified', () => /SAFE\s+openapi\.yaml\s+GET \/quotes\/\{id\}: operation added/.test(output.slice(from)));
+    // Before the fixed save, nothing was said to be fine.
+    const refusedPart = output.slice(from, output.indexOf('GET /quotes/{id}: operation added', from));
+    expect(refusedPart).not.toMatch(/no change to operations|: ok\n/);
+    // The mocked operation's 404 is its own: from the schema, never the book example the shared response carries.
+    const missing = await fetch(`http://127.0.0.1:${port}/quotes/5`, { headers: { Prefer: 'code=404' } });
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).not.toContain('Book 42');
+    save('openapi.yaml', spec);
+    save('src/rest/greetings.ts', source);
+    await until('back to the first spec', async () => (await get('/openapi.json'))?.text.includes('/quotes/{id}') === false && (await greeting()) === 'Bonjour');
+  }, 4 * WAIT_MS);
 
   it('serves a save under src/ made in place, then one made by rename-over, then another in place', async () => {
     const source = read('src/rest/greetings.ts');

@@ -144,6 +144,24 @@ describe('startup check: operations fit the records they store', () => {
     ]);
   });
 
+  it('when a merge patch takes null for a field its record requires, then the start is refused naming it: null would remove it', () => {
+    const openapi = spec((schemas) => {
+      schemas.BookPatch.properties.pages = { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 };
+    });
+    expect(storedShapeProblems(openapi, undefined, buildModel(openapi, loadGraphqlSdl()))).toEqual([
+      'PATCH /books/{id} takes null for pages, which would remove a field Book requires (make pages non-null in the patch schema)',
+    ]);
+  });
+
+  it('when a merge patch takes an optional field without null, then the start is refused naming it: the patch could not remove it', () => {
+    const openapi = spec((schemas) => {
+      for (const name of ['Book', 'BookCreate', 'BookUpdate', 'BookPatch']) schemas[name].properties.isbn = { type: 'string' };
+    });
+    expect(storedShapeProblems(openapi, undefined, buildModel(openapi, loadGraphqlSdl()))).toEqual([
+      "PATCH /books/{id} cannot remove isbn, an optional field of Book: a merge patch removes a field with null (let isbn be null in the patch schema: type: [<its type>, 'null'])",
+    ]);
+  });
+
   it('when the service\'s own contract is checked, then every operation fits', () => {
     expect(storedShapeProblems(loadOpenApi(), loadGraphqlSdl(), buildModel(loadOpenApi(), loadGraphqlSdl()))).toEqual([]);
   });

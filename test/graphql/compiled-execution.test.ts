@@ -7,13 +7,16 @@ import { createExecutor, type Executor } from '../../src/graphql/execution';
 import { resolvers } from '../../src/graphql/resolvers';
 import { buildSchema } from '../../src/graphql/schema';
 import { createLogger } from '../../src/logger';
+import { loadOpenApi } from '../../src/spec';
 import type { Store } from '../../src/store/types';
+import { textLimits } from '../../src/text-rule';
 import { countingStore, seededStore, seedWithUsers } from './support';
 
 const logger = createLogger('silent');
 const answers = new LargeAnswers({ maxItems: 20000, slots: 4, waitMs: 1000 });
 /** A fresh context for one operation, as the endpoint makes one per request. */
-const context = (store: Store) => createContext(store, logger, answers.budget());
+const text = textLimits(loadOpenApi());
+const context = (store: Store) => createContext(store, logger, answers.budget(), text);
 
 /** Runs `document` once with graphql-js and once through the executor, each with a fresh context. */
 async function both(executor: Executor, schema: ReturnType<typeof buildSchema>, store: Store, document: DocumentNode, variableValues?: Record<string, unknown>) {

@@ -1,5 +1,10 @@
-import { snapshot } from '../support/app';
-import { makeGqlApp } from './support';
+import request from 'supertest';
+import { createApp } from '../../src/app';
+import { testConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { loadOpenApi } from '../../src/spec';
+import { makeStore, snapshot } from '../support/app';
+import { gqlClient, makeGqlApp } from './support';
 
 describe('Mutation.createUser', () => {
   it('when name and email are valid, then it returns the selected fields of the new user, visible to later queries', async () => {
@@ -63,6 +68,31 @@ describe('Mutation.addTodo', () => {
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors?.[0].extensions).toEqual({ code: 'BAD_USER_INPUT', argumentName: 'title' });
     expect(await snapshot(store)).toEqual(before);
+  });
+});
+
+describe('text arguments follow openapi.yaml', () => {
+  /** The app on a copy of openapi.yaml whose `Text` allows at most `maxLength` characters. */
+  function appWithTextLimit(maxLength: number) {
+    const openapi = loadOpenApi();
+    (openapi.components.schemas.Text as { maxLength: number }).maxLength = maxLength;
+    const store = makeStore();
+    const http = request(createApp({ store, config: testConfig(), logger: createLogger('silent'), openapi }));
+    return { http, store, gql: gqlClient(http) };
+  }
+
+  it('when the spec lowers Text.maxLength to 12, then addTodo and createUser refuse 13 characters with that limit, as POST /todos does, and store nothing', async () => {
+    const { http, store, gql } = appWithTextLimit(12);
+    const before = await snapshot(store);
+    const long = 'x'.repeat(13);
+    const todo = await gql('mutation($t: String!) { addTodo(title: $t) { id } }', { t: long });
+    expect(todo.body.errors?.[0]).toMatchObject({ message: 'title must be at most 12 characters.', extensions: { code: 'BAD_USER_INPUT', argumentName: 'title' } });
+    const user = await gql('mutation($n: String!) { createUser(name: $n, email: "a@example.org") { id } }', { n: long });
+    expect(user.body.errors?.[0]).toMatchObject({ message: 'name must be at most 12 characters.', extensions: { code: 'BAD_USER_INPUT', argumentName: 'name' } });
+    expect((await http.post('/todos').send({ text: long })).status).toBe(400);
+    expect(await snapshot(store)).toEqual(before);
+    // 12 characters pass on both.
+    expect((await gql('mutation($t: String!) { addTodo(title: $t) { id } }', { t: 'x'.repeat(12) })).body.data).toEqual({ addTodo: { id: '4' } });
   });
 });
 

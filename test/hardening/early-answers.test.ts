@@ -39,7 +39,7 @@ async function exchange(config: Partial<Config>, head: string, chunks: string[],
     await prepare?.(server.port);
     const before = await snapshot(made.store);
     const socket = new Promise<Socket>((resolve) => server.server.once('connection', resolve));
-    const result = await rawExchange(server.port, [head, ...chunks], { waitMs: 15_000 });
+    const result = await rawExchange(server.port, [head, ...chunks]);
     const serverSide = await socket;
     if (!serverSide.destroyed) await new Promise((resolve) => serverSide.once('close', resolve));
     return { result, serverRead: serverSide.bytesRead, changed: JSON.stringify(await snapshot(made.store)) !== JSON.stringify(before) };

@@ -1,9 +1,19 @@
 import { connect } from 'node:net';
 import { rawExchange, serveForRawTests } from './support/raw';
 
+/** Polls until `check` holds; the test's timeout guards against a hang. */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 const LIMITS = { maxHeaderSize: 8 * 1024, headersTimeoutMs: 600, requestTimeoutMs: 1200, keepAliveTimeoutMs: 500 };
 const request = (head: string) => `${head}\r\nHost: localhost\r\n`;
 
+/**
+ * The server's own limits, seen from raw sockets. Nothing here bounds how long the server takes: each test ends on an
+ * event (the answer, the close), a client that must be cut off never stops sending by itself, and a timeout is
+ * only checked to have come no earlier than its setting, measured from before the client connected.
+ */
 describe('HTTP-level limits (short timeouts in this test config)', () => {
   const server = serveForRawTests(LIMITS);
   const { stillServing } = server;
@@ -15,43 +25,43 @@ describe('HTTP-level limits (short timeouts in this test config)', () => {
     await stillServing();
   });
 
-  it('when a body declares 50 MB but sends little, then the answer is 413 at once, without waiting for the body', async () => {
+  it('when a body declares 50 MB but sends little and then nothing, then the answer is 413, without waiting for the body', async () => {
     const head = request('POST /books HTTP/1.1') + `Content-Type: application/json\r\nContent-Length: ${50 * 1024 * 1024}\r\n\r\n`;
-    const result = await rawExchange(server.port, [head, '{"title":"' + 'x'.repeat(1000)], { waitMs: 3000 });
+    // The client never sends the rest: an answer can only come from a server that does not wait for it.
+    const result = await rawExchange(server.port, [head, '{"title":"' + 'x'.repeat(1000)], { until: (text) => text.includes('\r\n\r\n{') });
     expect(result.status).toBe(413);
     expect(result.text).toMatch(/"error":"Request body is larger than \d+ bytes"/);
-    expect(result.ms).toBeLessThan(1000);
     await stillServing();
   });
 
-  it('when a chunked body grows past the limit, then the answer is 413 before the client has sent it all', async () => {
+  it('when a chunked body grows past the limit and the client then stops without ending it, then the answer is 413', async () => {
     const head = request('POST /items HTTP/1.1') + 'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
     const chunk = 'x'.repeat(16 * 1024);
+    // 8 chunks of 16 KiB, past the 100 KiB limit, and never the last chunk: the answer comes before the body ends.
     const chunks = [head, `${(chunk.length + 9).toString(16)}\r\n{"name":"${chunk}\r\n`];
-    for (let i = 0; i < 200; i++) chunks.push(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
-    const result = await rawExchange(server.port, chunks, { gapMs: 2, waitMs: 5000 });
+    for (let i = 0; i < 7; i++) chunks.push(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+    const result = await rawExchange(server.port, chunks, { until: (text) => /\r\n\r\n.+/s.test(text) });
     expect(result.status).toBe(413);
     expect(result.text).toMatch(/text\/plain/);
-    expect(result.ms).toBeLessThan(400 * 1.5 + 1000);
     await stillServing();
   });
 
-  it('when a client sends its headers too slowly, then the server answers 408 and closes it after HEADERS_TIMEOUT_MS', async () => {
-    const drip = Array.from({ length: 30 }, (_, i) => `X-Drip-${i}: 1\r\n`);
-    const result = await rawExchange(server.port, [request('GET /books HTTP/1.1'), ...drip], { gapMs: 100, waitMs: 5000 });
+  it('when a client sends its headers slowly and never ends them, then the server answers 408 (or nothing) and closes it, not before HEADERS_TIMEOUT_MS', async () => {
+    let n = 0;
+    const started = Date.now();
+    const result = await rawExchange(server.port, [request('GET /books HTTP/1.1')], { gapMs: 100, endless: () => `X-Drip-${n++}: 1\r\n` });
     expect(result.closed).toBe(true);
     expect([408, undefined]).toContain(result.status);
-    expect(result.ms).toBeGreaterThanOrEqual(LIMITS.headersTimeoutMs - 50);
-    expect(result.ms).toBeLessThan(LIMITS.headersTimeoutMs + 1500);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(LIMITS.headersTimeoutMs);
   });
 
-  it('when a client sends its body too slowly, then the connection is closed after REQUEST_TIMEOUT_MS and nothing is stored', async () => {
+  it('when a client sends its body slowly and never ends it, then the connection is closed, not before REQUEST_TIMEOUT_MS, and nothing is stored', async () => {
     const before = await server.store.books.list();
-    const head = request('POST /books HTTP/1.1') + 'Content-Type: application/json\r\nContent-Length: 200\r\n\r\n';
-    const body = '{"title":"slow"'.split('');
-    const result = await rawExchange(server.port, [head, ...body], { gapMs: 150, waitMs: 5000 });
+    const head = request('POST /books HTTP/1.1') + 'Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"title":"slow';
+    const started = Date.now();
+    const result = await rawExchange(server.port, [head], { gapMs: 150, endless: () => 'w' });
     expect(result.closed).toBe(true);
-    expect(result.ms).toBeLessThan(LIMITS.requestTimeoutMs + 1500);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(LIMITS.requestTimeoutMs);
     expect((await server.store.books.list()).total).toBe(before.total);
   });
 
@@ -60,33 +70,28 @@ describe('HTTP-level limits (short timeouts in this test config)', () => {
     const closed = sockets.map((s) => new Promise<void>((resolve) => s.on('close', () => resolve())));
     sockets.forEach((s) => s.on('error', () => undefined));
     await stillServing();
-    const started = Date.now();
     await Promise.all(closed);
-    expect(Date.now() - started).toBeLessThan(LIMITS.headersTimeoutMs + 1500);
     await stillServing();
   });
 
-  it('when a client disconnects in the middle of a request body, then nothing is stored and the server keeps serving', async () => {
+  it('when a client disconnects in the middle of a request body, then the request ends as aborted, nothing is stored and the server keeps serving', async () => {
     const before = await server.store.books.list();
     const head = request('POST /books HTTP/1.1') + 'Content-Type: application/json\r\nContent-Length: 40\r\n\r\n';
+    const logged = server.logs.length;
     await new Promise<void>((resolve) => {
-      const socket = connect(server.port, '127.0.0.1', () => {
-        socket.write(head + '{"title":"half');
-        setTimeout(() => {
-          socket.destroy();
-          resolve();
-        }, 50);
-      });
+      const socket = connect(server.port, '127.0.0.1', () => socket.write(head + '{"title":"half', () => socket.destroy()));
+      socket.on('close', () => resolve());
     });
-    await new Promise((r) => setTimeout(r, 100));
+    // The request's own log line says it is over (aborted): only then is "nothing stored" a fact, not a race.
+    await until(() => server.logs.slice(logged).some((line) => line.method === 'POST' && line.aborted === true));
     expect((await server.store.books.list()).total).toBe(before.total);
     await stillServing();
   });
 
-  it('when a keep-alive connection stays idle after a response, then the server closes it after KEEP_ALIVE_TIMEOUT_MS', async () => {
-    const result = await rawExchange(server.port, [request('GET /health HTTP/1.1') + '\r\n'], { waitMs: 4000 });
+  it('when a keep-alive connection stays idle after a response, then the server closes it (KEEP_ALIVE_TIMEOUT_MS)', async () => {
+    const result = await rawExchange(server.port, [request('GET /health HTTP/1.1') + '\r\n']);
     expect(result.status).toBe(200);
+    expect(result.text).not.toMatch(/connection: close/i);
     expect(result.closed).toBe(true);
-    expect(result.ms).toBeLessThan(LIMITS.keepAliveTimeoutMs + 1500);
   });
 });

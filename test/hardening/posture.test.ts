@@ -6,6 +6,7 @@ import { createLogger } from '../../src/logger';
 import { handlers } from '../../src/rest/handlers';
 import { createMemoryStore } from '../../src/store/memory';
 import { loadSeed } from '../../src/store/seed';
+import { advanceClock, useRealClock, useTestClock } from '../support/clock';
 import { makeApp } from '../support/app';
 import { RateLimiter } from '../../src/http/rate-limit';
 import { listen } from './support/http';
@@ -61,10 +62,10 @@ describe('CORS allow-list', () => {
       .set('Access-Control-Request-Headers', 'content-type')
       .expect(204);
     expect(res.headers['access-control-allow-origin']).toBe('https://app.example');
-    expect(res.headers['access-control-allow-methods']).toBe('GET, PUT, DELETE, HEAD, OPTIONS');
+    expect(res.headers['access-control-allow-methods']).toBe('GET, PUT, DELETE, PATCH, HEAD, OPTIONS');
     expect(res.headers['access-control-allow-headers']).toMatch(/Content-Type/);
     expect(res.headers.vary).toMatch(/Origin/);
-    expect(res.headers.allow).toBe('GET, PUT, DELETE');
+    expect(res.headers.allow).toBe('GET, PUT, DELETE, PATCH');
   });
 
   it('when an origin outside the allow-list asks, then neither the preflight nor the simple request gets CORS headers', async () => {
@@ -94,14 +95,18 @@ describe('CORS allow-list', () => {
   it('when OPTIONS comes without an Origin (CORS_ORIGINS=*), then the 204 still carries Allow and the CORS headers', async () => {
     const { http } = makeApp({ config: { corsOrigins: '*' } });
     const res = await http.options('/books/1').expect(204);
-    expect(res.headers.allow).toBe('GET, PUT, DELETE');
+    expect(res.headers.allow).toBe('GET, PUT, DELETE, PATCH');
     expect(res.headers['access-control-allow-origin']).toBe('*');
-    expect(res.headers['access-control-allow-methods']).toBe('GET, PUT, DELETE, HEAD, OPTIONS');
+    expect(res.headers['access-control-allow-methods']).toBe('GET, PUT, DELETE, PATCH, HEAD, OPTIONS');
     expect(res.headers['access-control-allow-headers']).toMatch(/Content-Type/);
   });
 });
 
 describe('rate limiting (RATE_LIMIT)', () => {
+  // The window moves when a test says so: requests are never "fast enough to fit in it".
+  beforeEach(() => useTestClock());
+  afterEach(() => useRealClock());
+
   it('when rate limiting is off (the default), then a burst of requests is all served', async () => {
     const { http } = makeApp();
     for (let i = 0; i < 30; i++) await http.get('/books/1').expect(200);
@@ -125,10 +130,11 @@ describe('rate limiting (RATE_LIMIT)', () => {
   });
 
   it('when the window passes, then the client is served again', async () => {
-    const { http } = makeApp({ config: { rateLimit: 1, rateLimitWindowMs: 300 } });
+    const { http } = makeApp({ config: { rateLimit: 1, rateLimitWindowMs: 60_000 } });
     await http.get('/books/1').expect(200);
+    advanceClock(59_999);
     await http.get('/books/1').expect(429);
-    await new Promise((r) => setTimeout(r, 350));
+    advanceClock(1);
     await http.get('/books/1').expect(200);
   });
 

@@ -7,7 +7,6 @@ import { createLogger } from '../../src/logger';
 import { WriteTurns } from '../../src/http/write-turns';
 
 const nextIteration = () => new Promise((resolve) => setImmediate(resolve));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('WriteTurns (chunks of big answers share the event loop)', () => {
   it('when more writers wait than a turn takes, then each turn of the event loop lets `perTurn` of them go, first come first served', async () => {
@@ -39,50 +38,53 @@ describe('WriteTurns (chunks of big answers share the event loop)', () => {
     expect(went).toEqual(['a1', 'b1', 'a2']);
   });
 
-  it('while requests come on connections not seen before, then no answer builds and no list read starts until none came for `quietMs`', async () => {
-    const turns = new WriteTurns(3, { quietMs: 300, holdMs: 60_000 });
-    const went: string[] = [];
-    for (let i = 0; i < 5; i++) void turns.next().then(() => went.push(`build ${i}`));
-    expect(turns.start()).toBeUndefined();
-    turns.connected();
-    const started = turns.start();
-    expect(started).toBeInstanceOf(Promise);
-    void started!.then(() => went.push('start'));
-    // The first turn of a burst lets one of each go (none had a turn for `holdMs`); then the burst holds them.
-    await nextIteration();
-    await nextIteration();
-    expect(went).toEqual(['start', 'build 0']);
-    void turns.start()!.then(() => went.push('start 2'));
-    for (let i = 0; i < 5; i++) {
-      turns.connected();
-      await sleep(10);
-    }
-    expect(went).toEqual(['start', 'build 0']);
-    await sleep(600);
-    expect(went).toEqual(['start', 'build 0', 'start 2', 'build 1', 'build 2', 'build 3', 'build 4']);
-    expect(turns.start()).toBeUndefined();
-  });
+  describe('on the test\'s clock (performance.now, setTimeout and setImmediate faked: time passes when the test says)', () => {
+    beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] }));
+    afterEach(() => jest.useRealTimers());
 
-  it('when connections keep coming, then one answer still builds every `holdMs`', async () => {
-    const turns = new WriteTurns(4, { quietMs: 1_000, holdMs: 40 });
-    let built = 0;
-    let stop = false;
-    const build = (): void => {
-      built++;
-      if (!stop) void turns.next().then(build);
-    };
-    void turns.next().then(build);
-    const arrivals = setInterval(turns.connected, 5);
-    turns.connected();
-    try {
-      await sleep(400);
-    } finally {
-      clearInterval(arrivals);
-      stop = true;
-    }
-    // About 400 / 40 turns; without arrivals it would have been one build per iteration of the loop.
-    expect(built).toBeGreaterThanOrEqual(3);
-    expect(built).toBeLessThanOrEqual(12);
+    it('while requests come on connections not seen before, then no answer builds and no list read starts until none came for `quietMs`', async () => {
+      const turns = new WriteTurns(3, { quietMs: 300, holdMs: 60_000 });
+      const went: string[] = [];
+      for (let i = 0; i < 5; i++) void turns.next().then(() => went.push(`build ${i}`));
+      expect(turns.start()).toBeUndefined();
+      turns.connected();
+      const started = turns.start();
+      expect(started).toBeInstanceOf(Promise);
+      void started!.then(() => went.push('start'));
+      // The first turn of a burst lets one of each go (none had a turn for `holdMs`); then the burst holds them.
+      await jest.advanceTimersByTimeAsync(0);
+      expect(went).toEqual(['start', 'build 0']);
+      void turns.start()!.then(() => went.push('start 2'));
+      // Five more arrivals, 10 ms apart: the burst goes on until 300 ms after the last (at 50 ms).
+      for (let i = 0; i < 5; i++) {
+        await jest.advanceTimersByTimeAsync(10);
+        turns.connected();
+      }
+      await jest.advanceTimersByTimeAsync(299);
+      expect(went).toEqual(['start', 'build 0']);
+      await jest.advanceTimersByTimeAsync(2);
+      expect(went).toEqual(['start', 'build 0', 'start 2', 'build 1', 'build 2', 'build 3', 'build 4']);
+      expect(turns.start()).toBeUndefined();
+    });
+
+    it('when connections keep coming, then one answer still builds every `holdMs`', async () => {
+      const turns = new WriteTurns(4, { quietMs: 1_000, holdMs: 40 });
+      let built = 0;
+      const build = (): void => {
+        built++;
+        void turns.next().then(build);
+      };
+      void turns.next().then(build);
+      turns.connected();
+      const arrivals = setInterval(turns.connected, 5);
+      try {
+        // Builds at 0, 40, ..., 360 ms: one per `holdMs`, where without arrivals it would be one per turn of the loop.
+        await jest.advanceTimersByTimeAsync(399);
+      } finally {
+        clearInterval(arrivals);
+      }
+      expect(built).toBe(10);
+    });
   });
 
   it('when the service sees requests, then it tells the write turns of the first request of each connection only', async () => {

@@ -9,6 +9,8 @@ import { fieldsToMock, mockUnimplemented } from '../../src/mock/graphql';
 import { ContractError, missingResolvers } from '../../src/startup/contract-check';
 import { createMemoryStore } from '../../src/store/memory';
 import { loadSeed } from '../../src/store/seed';
+import { loadOpenApi } from '../../src/spec';
+import { textLimits } from '../../src/text-rule';
 import { buildApp, sdlWithUnimplemented } from './support';
 
 const sdl = sdlWithUnimplemented();
@@ -104,7 +106,7 @@ describe('mocked fields through compiled execution', () => {
     const executor = createExecutor(schema, { cacheSize: 10, compileAfter: 0 });
     const answers = new LargeAnswers({ maxItems: 20000, slots: 4, waitMs: 1000 });
     const store = createMemoryStore(loadSeed('default'));
-    const contextValue = () => createContext(store, createLogger('silent'), answers.budget());
+    const contextValue = () => createContext(store, createLogger('silent'), answers.budget(), textLimits(loadOpenApi()));
     const document = parse('{ books { id title isbn rating } quote { text likes } featuredBook { title rating } }');
     const reference = await execute({ schema, document, contextValue: contextValue() });
     const compiled = await executor.execute({ schema, document, contextValue: contextValue() });

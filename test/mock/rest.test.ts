@@ -73,6 +73,27 @@ describe('MOCK_UNIMPLEMENTED: REST operations with no handler answer from the sp
     expectValid('getQuoteStats', 200, res.body);
   });
 
+  it.each([
+    ['/quote-stats', 'getQuoteStats', 'JsonNotFound', 'Book 42 not found'],
+    ['/motto', 'getMotto', 'TextNotFound', 'Item 42 not found'],
+  ])('when %s answers Prefer: code=404 from a response other operations share (%s, %s), then the body comes from the schema, never the other resource\'s example', async (path, operationId, _shared, othersExample) => {
+    const res = await http.get(path).set('Prefer', 'code=404');
+    expect(res.status).toBe(404);
+    expect(res.headers['x-mock']).toBe('schema');
+    expect(res.text).not.toContain(othersExample);
+    expectValid(operationId, 404, path === '/motto' ? res.text : res.body);
+  });
+
+  it('when a shared response\'s example is asked for by name, then it answers (the client chose it); unnamed, the body comes from the schema', async () => {
+    const named = await http.get('/quote-stats').set('Prefer', 'code=503, example=busy');
+    expect(named.status).toBe(503);
+    expect(named.body).toEqual({ error: 'Server busy, retry later' });
+    expect(named.headers['x-mock']).toBe('example=busy');
+    const unnamed = await http.get('/quote-stats').set('Prefer', 'code=503');
+    expect(unnamed.headers['x-mock']).toBe('schema');
+    expectValid('getQuoteStats', 503, unnamed.body);
+  });
+
   it('when a text/plain operation is mocked, then it answers text, and its refusals are text/plain too', async () => {
     const res = await http.get('/motto');
     expect(res.status).toBe(200);

@@ -10,8 +10,9 @@ const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
 
 /**
  * openapi.yaml plus operations nobody implemented: getQuote (named examples), createQuote (an example
- * and a required Location header), getQuoteStats (no example: the body comes from the schema) and
- * getMotto (text/plain, the text error family, no example).
+ * and a required Location header), getQuoteStats (no example: the body comes from the schema; its 404 is the
+ * JsonNotFound response other resources share) and getMotto (text/plain, the text error family, no example;
+ * its 404 is the shared TextNotFound).
  */
 export function specWithUnimplemented(): OpenApiDocument {
   const openapi = loadOpenApi();
@@ -97,6 +98,10 @@ export function specWithUnimplemented(): OpenApiDocument {
       responses: {
         '200': { description: 'Statistics.', content: { 'application/json': { schema: { $ref: '#/components/schemas/QuoteStats' } } } },
         '400': ref('JsonBadRequest'),
+        // Shared with the books, notes and tasks: its example is a book's.
+        '404': ref('JsonNotFound'),
+        // Shared by every JSON operation, with named examples.
+        '503': ref('JsonServiceUnavailable'),
       },
     },
   };

@@ -27,14 +27,15 @@ async function raw(app: TestApp['app'], method: string, path: string, headers: h
 describe('405 Method Not Allowed', () => {
   const cases: [string, string, string, 'json' | 'text'][] = [
     ['delete', '/books', 'GET, POST', 'json'],
-    ['post', '/books/1', 'GET, PUT, DELETE', 'json'],
-    ['patch', '/books/1', 'GET, PUT, DELETE', 'json'],
+    ['post', '/books/1', 'GET, PUT, DELETE, PATCH', 'json'],
+    ['patch', '/books', 'GET, POST', 'json'],
     ['put', '/todos', 'GET, POST', 'json'],
     ['post', '/notes', 'GET', 'json'],
-    ['post', '/notes/1', 'GET, PUT, DELETE', 'json'],
+    ['post', '/notes/1', 'GET, PUT, DELETE, PATCH', 'json'],
     ['put', '/items/1', 'GET, DELETE', 'text'],
     ['delete', '/items', 'GET, POST', 'text'],
-    ['patch', '/tasks/1', 'GET, PUT, DELETE', 'json'],
+    ['patch', '/items/1', 'GET, DELETE', 'text'],
+    ['post', '/tasks/1', 'GET, PUT, DELETE, PATCH', 'json'],
     ['delete', '/tasks', 'GET, POST', 'json'],
     ['put', '/greet/en', 'GET', 'text'],
     ['delete', '/health', 'GET', 'json'],
@@ -70,7 +71,7 @@ describe('HEAD', () => {
 describe('OPTIONS', () => {
   it.each([
     ['/books', 'GET, POST'],
-    ['/books/1', 'GET, PUT, DELETE'],
+    ['/books/1', 'GET, PUT, DELETE, PATCH'],
     ['/todos', 'GET, POST'],
     ['/notes', 'GET'],
     ['/items/1', 'GET, DELETE'],

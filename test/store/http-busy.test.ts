@@ -36,12 +36,12 @@ describe('HTTP when storage is busy (load shed)', () => {
     expect((await http.get('/health').expect(200)).body.status).toBe('ok');
   });
 
-  it('when a GraphQL query is shed, then the error says the server is busy (SERVER_BUSY), not unavailable and not masked', async () => {
+  it('when a GraphQL query is shed, then the error says the server is busy in the words REST uses (SERVER_BUSY), not unavailable and not masked', async () => {
     const { http, logs } = makeApp({ store: busy(makeStore()) });
     const res = await http.post('/graphql').send({ query: '{ books { title } }' }).expect(200);
     expect(res.body).toEqual({
       data: null,
-      errors: [{ message: 'Server busy: retry later.', locations: [{ line: 1, column: 3 }], path: ['books'], extensions: { code: 'SERVER_BUSY' } }],
+      errors: [{ message: 'Server busy, retry later', locations: [{ line: 1, column: 3 }], path: ['books'], extensions: { code: 'SERVER_BUSY' } }],
     });
     expect(logs.some((line) => line.msg === 'graphql resolver failed' && line.level === 'warn')).toBe(true);
   });

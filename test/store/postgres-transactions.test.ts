@@ -47,8 +47,19 @@ describePostgres('PostgreSQL store: the connection of a failed write', () => {
 
   it('when a statement of a transaction goes unanswered in time, then its state is unknown and the connection is destroyed', async () => {
     const before = await backend(pool);
-    const attempt = inTransaction(pool, (tx) => tx.query('SELECT pg_sleep(2)'), { budgetMs: 300 });
-    await expect(attempt).rejects.toBeInstanceOf(StorageUnavailableError);
-    expect(await backend(pool)).not.toBe(before);
+    // The statement waits for a lock the test holds until the end: it cannot answer within any budget, however
+    // slow the machine (a pg_sleep of a few seconds could race the budget's timer on a stalled event loop).
+    const holder = createPool(testDatabaseUrl()!, undefined, { max: 1 });
+    const held = await holder.connect();
+    try {
+      await held.query('SELECT pg_advisory_lock(35035)');
+      const attempt = inTransaction(pool, (tx) => tx.query('SELECT pg_advisory_lock(35035)'), { budgetMs: 300 });
+      await expect(attempt).rejects.toBeInstanceOf(StorageUnavailableError);
+      expect(await backend(pool)).not.toBe(before);
+    } finally {
+      await held.query('SELECT pg_advisory_unlock_all()');
+      held.release();
+      await holder.end();
+    }
   });
 });

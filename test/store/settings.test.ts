@@ -1,7 +1,6 @@
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config';
-import { projectRoot, serviceEnv } from '../support/server-process';
+import { startRefused } from '../support/server-process';
 
 describe('store settings: STORE, SQLITE_FILE, SQLITE_DRIVER and DATABASE_URL', () => {
   it('when nothing is set, then the data is kept by SQLite in data/service.sqlite under the working directory, on the first driver that runs', () => {
@@ -31,11 +30,9 @@ describe('store settings: STORE, SQLITE_FILE, SQLITE_DRIVER and DATABASE_URL', (
     expect(() => loadConfig(env)).toThrow(message);
   });
 
-  it('when the built service starts with STORE=sqlite and DATABASE_URL, then it exits 1 with that one line', () => {
-    const service = serviceEnv({ STORE: 'sqlite', DATABASE_URL: 'postgres://db/app', PORT: '0' });
-    const run = spawnSync(process.execPath, [path.join(projectRoot, 'dist/src/server.js')], { cwd: projectRoot, env: service.env, encoding: 'utf8', timeout: 15000 });
-    service.remove();
-    expect(run.status).toBe(1);
+  it('when the built service starts with STORE=sqlite and DATABASE_URL, then it exits 1 with that one line', async () => {
+    const run = await startRefused({ STORE: 'sqlite', DATABASE_URL: 'postgres://db/app', PORT: '0' });
+    expect(run.code).toBe(1);
     expect(run.stderr.trim().split('\n')).toEqual(['Invalid setting: STORE=sqlite contradicts DATABASE_URL (which means PostgreSQL): unset one of them']);
   });
 });

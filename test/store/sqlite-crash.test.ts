@@ -37,7 +37,7 @@ function requestOf(one: Sent): [string, RequestInit] {
  */
 async function send(baseUrl: string, one: Sent): Promise<NonNullable<Sent['answer']>> {
   const [route, init] = requestOf(one);
-  const res = await fetch(baseUrl + route, { ...init, signal: AbortSignal.timeout(10000) });
+  const res = await fetch(baseUrl + route, init);
   const text = await res.text();
   const json = JSON.parse(text);
   let created = one.via === 'rest' ? (res.status === 201 ? json : undefined) : !json.errors ? Object.values(json.data)[0] : undefined;
@@ -74,7 +74,7 @@ describe('SQLite store: the service killed (SIGKILL) under concurrent writes, th
   const env = { SQLITE_FILE: path.join(dir, 'service.sqlite'), NODE_ENV: 'production', LOG_LEVEL: 'warn' };
   const services: ServiceProcess[] = [];
   const start = async () => {
-    const service = await startService(env, 120000, 'scripts/start.js');
+    const service = await startService(env, 'scripts/start.js');
     services.push(service);
     return service;
   };

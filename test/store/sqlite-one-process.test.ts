@@ -1,8 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { projectRoot, startService, type ServiceProcess } from '../support/server-process';
+import { startRefused, startService, type ServiceProcess } from '../support/server-process';
 
 describe('SQLite store: one service process per file', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'sqlite-one-'));
@@ -17,13 +16,8 @@ describe('SQLite store: one service process per file', () => {
     first = await startService({ SQLITE_FILE: file, LOG_LEVEL: 'warn' });
     const created = (await (await fetch(`${first.baseUrl}/books`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"Kept"}' })).json()) as { id: number };
 
-    const second = spawnSync(process.execPath, [path.join(projectRoot, 'dist/src/server.js')], {
-      cwd: projectRoot,
-      env: { ...process.env, SQLITE_FILE: file, PORT: '0', LOG_LEVEL: 'warn' },
-      encoding: 'utf8',
-      timeout: 15000,
-    });
-    expect(second.status).toBe(1);
+    const second = await startRefused({ SQLITE_FILE: file, PORT: '0' });
+    expect(second.code).toBe(1);
     expect(second.stderr.trim().split('\n')).toEqual([
       `Failed to start: SQLITE_FILE ${file} is in use by another service process (one process per file; to run several, use PostgreSQL: DATABASE_URL)`,
     ]);

@@ -47,12 +47,16 @@ for (const driver of DRIVER_ORDER) {
       const store = open();
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
+      let wrote!: () => void;
+      const keyedWrote = new Promise<void>((resolve) => (wrote = resolve));
       const keyed = store.idempotent({ key: 'k', fingerprint: 'f', ttlMs: 60000 }, async (tx) => {
         await tx.books.create({ title: 'Keyed', pages: 1 });
+        wrote();
         await gate;
         throw new Error('the work failed');
       });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The keyed work is under way (it has written), not merely asked for: then the plain write comes.
+      await keyedWrote;
       let plainDone = false;
       const plain = store.books.create({ title: 'Plain', pages: 2 }).then((book) => ((plainDone = true), book));
       await new Promise((resolve) => setTimeout(resolve, 50));

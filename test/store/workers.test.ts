@@ -1,7 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { loadConfig } from '../../src/config';
-import { projectRoot, serviceEnv } from '../support/server-process';
+import { startRefused } from '../support/server-process';
 
 describe('WORKERS setting', () => {
   it('when WORKERS > 1 without PostgreSQL, then loadConfig refuses with one clear message naming the store', () => {
@@ -16,11 +14,9 @@ describe('WORKERS setting', () => {
   it.each([
     ['sqlite', 'the SQLite store is served by one process (docs/storage.md)'],
     ['memory', 'the in-memory store cannot be shared between processes'],
-  ])('when the built service starts with WORKERS=2 and the %s store, then it exits 1 with one line', (store, why) => {
-    const service = serviceEnv({ WORKERS: '2', STORE: store, DATABASE_URL: '', PORT: '0' });
-    const run = spawnSync(process.execPath, [path.join(projectRoot, 'dist/src/server.js')], { env: service.env, encoding: 'utf8', timeout: 15000 });
-    service.remove();
-    expect(run.status).toBe(1);
+  ])('when the built service starts with WORKERS=2 and the %s store, then it exits 1 with one line', async (store, why) => {
+    const run = await startRefused({ WORKERS: '2', STORE: store, DATABASE_URL: '', PORT: '0' });
+    expect(run.code).toBe(1);
     expect(run.stderr.trim().split('\n')).toEqual([`Invalid setting: WORKERS=2 needs DATABASE_URL (PostgreSQL): ${why}`]);
     expect(run.stdout).toBe('');
   });

@@ -5,44 +5,69 @@ import { makeApp } from '../../support/app';
 import { listen, type Listening } from './http';
 
 export interface RawResult {
-  /** Everything the server wrote before it closed the connection (or before `waitMs`). */
+  /** Everything the server wrote before it closed the connection (or before `until` held). */
   text: string;
   status: number | undefined;
+  /** The server closed the connection (false: the exchange ended because `until` held). */
   closed: boolean;
-  ms: number;
   /** A write failed (EPIPE, ECONNRESET): the server closed the connection before it took the whole request. */
   writeFailed: boolean;
+  /** How many of the chunks had been written when the first byte of the answer came (all of them when none came). */
+  writtenBeforeAnswer: number;
+}
+
+export interface RawOptions {
+  /** Time between two chunks, for a client that sends slowly. */
+  gapMs?: number;
+  /** Chunks to go on sending after `chunks`, one every `gapMs`, for as long as the connection stays open (a client that never finishes). */
+  endless?: () => string | Buffer;
+  /** Ends the exchange without waiting for the server to close, once what it wrote satisfies this (a kept-alive connection). */
+  until?: (text: string) => boolean;
 }
 
 /**
- * Writes `chunks` to a raw TCP connection (each after `gapMs`) and collects what comes back until the
- * server closes the connection or `waitMs` passes. For requests no HTTP client would send.
+ * Writes `chunks` to a raw TCP connection (each after `gapMs`) and collects what comes back until the server closes
+ * the connection, or `until` holds. For requests no HTTP client would send. No time bound of its own: every
+ * exchange ends on an event, and the test's timeout only guards against a hang.
  */
-export function rawExchange(port: number, chunks: (string | Buffer)[], opts: { gapMs?: number; waitMs?: number } = {}): Promise<RawResult> {
-  const { gapMs = 0, waitMs = 5000 } = opts;
+export function rawExchange(port: number, chunks: (string | Buffer)[], opts: RawOptions = {}): Promise<RawResult> {
+  const { gapMs = 0, endless, until } = opts;
   return new Promise((resolve) => {
-    const started = Date.now();
     const socket: Socket = connect(port, '127.0.0.1');
     let text = '';
     let done = false;
     let writeFailed = false;
+    let written = 0;
+    let writtenBeforeAnswer: number | undefined;
     const finish = (closed: boolean) => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
       socket.destroy();
       const match = /^HTTP\/1\.1 (\d{3})/.exec(text);
-      resolve({ text, status: match ? Number(match[1]) : undefined, closed, ms: Date.now() - started, writeFailed });
+      resolve({ text, status: match ? Number(match[1]) : undefined, closed, writeFailed, writtenBeforeAnswer: writtenBeforeAnswer ?? written });
     };
-    const timer = setTimeout(() => finish(false), waitMs);
-    socket.on('data', (d) => (text += d.toString('latin1')));
+    socket.on('data', (d) => {
+      writtenBeforeAnswer ??= written;
+      text += d.toString('latin1');
+      if (until?.(text)) finish(false);
+    });
     socket.on('close', () => finish(true));
     socket.on('error', () => finish(true));
     socket.once('connect', async () => {
+      const send = async (chunk: string | Buffer) => {
+        socket.write(chunk, (err) => (writeFailed ||= err != null));
+        written += 1;
+        if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
+      };
       for (const chunk of chunks) {
         if (done || socket.destroyed) return;
-        socket.write(chunk, (err) => (writeFailed ||= err != null));
-        if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
+        await send(chunk);
+      }
+      if (!endless) return;
+      // `done` turns true from the socket's events, between two sends.
+      for (;;) {
+        if (done || socket.destroyed) return;
+        await send(endless());
       }
     });
   });
@@ -52,6 +77,8 @@ export function rawExchange(port: number, chunks: (string | Buffer)[], opts: { g
 export interface RawServer {
   readonly port: number;
   readonly store: Store;
+  /** Every log line the app wrote, parsed (the request lines among them). */
+  readonly logs: Record<string, unknown>[];
   send: Listening['send'];
   /** The number of records in each REST collection a raw request could create in: to show a refused one stored nothing. */
   counts(): Promise<{ books: number; items: number; todos: number }>;
@@ -64,10 +91,10 @@ export interface RawServer {
  * enclosing `describe`: started in its beforeAll, closed in its afterAll. Call it in a describe body.
  */
 export function serveForRawTests(limits: Partial<Config>): RawServer {
-  let served: { server: Listening; store: Store } | undefined;
+  let served: { server: Listening; store: Store; logs: Record<string, unknown>[] } | undefined;
   beforeAll(async () => {
     const made = makeApp({ config: limits });
-    served = { store: made.store, server: await listen(made.app, limits) };
+    served = { store: made.store, logs: made.logs, server: await listen(made.app, limits) };
   });
   afterAll(() => served?.server.close());
   const current = () => {
@@ -80,6 +107,9 @@ export function serveForRawTests(limits: Partial<Config>): RawServer {
     },
     get store() {
       return current().store;
+    },
+    get logs() {
+      return current().logs;
     },
     send: (req) => current().server.send(req),
     counts: async () => {

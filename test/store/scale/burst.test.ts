@@ -7,7 +7,7 @@ const BUSY = { error: 'Server busy, retry later' };
 
 /** One GET with its Retry-After header. */
 async function get(baseUrl: string, path: string): Promise<Answer & { retryAfter: string | null }> {
-  const res = await fetch(baseUrl + path, { signal: AbortSignal.timeout(30000) });
+  const res = await fetch(baseUrl + path);
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined, retryAfter: res.headers.get('retry-after') };
 }

@@ -22,7 +22,7 @@ export async function createScratchDatabase(adminUrl: string): Promise<{ url: st
 
 /** Starts the built service on `databaseUrl` (a free port each), quiet logs. */
 export function startOn(databaseUrl: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
-  return startService({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ...env }, 30000);
+  return startService({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ...env });
 }
 
 /** SIGTERM, then the exit code. */
@@ -43,7 +43,6 @@ export async function call(baseUrl: string, method: string, path: string, body?:
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(10000),
     });
     const text = await res.text();
     let parsed: unknown = text;

@@ -2,22 +2,19 @@ import { request } from 'node:http';
 import { describePostgres } from '../../support/postgres';
 import { twoWorkers, untilWorkersServe } from '../../support/workers';
 
-/** Longest a request may go unanswered (the documented bound is "at once"; this only catches hangs). */
-const HANG_MS = 10000;
+type Outcome = { kind: 'answer'; status: number } | { kind: 'connection error'; code: string };
 
-type Outcome = { kind: 'answer'; status: number } | { kind: 'connection error'; code: string } | { kind: 'hang' };
-
-/** One GET on a new connection (each one is accepted anew, by whichever worker): its answer, a connection error, or a hang. */
+/**
+ * One GET on a new connection (each one is accepted anew, by whichever worker): its answer or a connection error.
+ * No time bound: a request left unanswered (a connection handed to a dying worker and never closed) keeps its
+ * client waiting, and the test's timeout fails it as the hang it is; a slow answer on a busy machine does not.
+ */
 function getOnNewConnection(baseUrl: string, path: string): Promise<Outcome> {
   return new Promise((resolve) => {
-    const req = request(baseUrl + path, { agent: false, timeout: HANG_MS }, (res) => {
+    const req = request(baseUrl + path, { agent: false }, (res) => {
       res.resume();
       res.on('end', () => resolve({ kind: 'answer', status: res.statusCode! }));
       res.on('error', (err: NodeJS.ErrnoException) => resolve({ kind: 'connection error', code: err.code ?? err.message }));
-    });
-    req.on('timeout', () => {
-      resolve({ kind: 'hang' });
-      req.destroy();
     });
     req.on('error', (err: NodeJS.ErrnoException) => resolve({ kind: 'connection error', code: err.code ?? err.message }));
     req.end();
@@ -42,21 +39,26 @@ describePostgres(
       };
       const load = Promise.all(Array.from({ length: 12 }, client));
 
+      // Each step lasts until what it is about has happened, never a given time.
+      const until = async (check: () => boolean) => {
+        while (!check()) await sleep(50);
+      };
+      const answered = () => outcomes.filter(({ outcome }) => outcome.kind === 'answer').length;
       const originals = await untilWorkersServe(workers.service);
-      await sleep(500);
+      await until(() => answered() > 0);
       for (const [i, pid] of originals.entries()) {
         process.kill(pid, 'SIGKILL');
         await untilWorkersServe(workers.service, originals.slice(0, i + 1));
-        await sleep(500);
+        const before = answered();
+        await until(() => answered() > before);
       }
       // Phase 1: both original workers are dead; only their replacements can answer now.
       state.phase = 1;
-      await sleep(1000);
+      await until(() => outcomes.some(({ outcome, phase }) => phase === 1 && outcome.kind === 'answer'));
       state.running = false;
       await load;
 
-      const kinds = outcomes.map(({ outcome }) => outcome.kind);
-      expect(kinds.filter((k) => k === 'hang')).toEqual([]);
+      // Every request ended (the load is over: none hangs), each with an answer or a connection error.
       const answers = outcomes.flatMap(({ outcome }) => (outcome.kind === 'answer' ? [outcome.status] : []));
       expect(answers.filter((status) => status !== 200)).toEqual([]);
       // Only requests a killed worker had already accepted are lost, each with a reset: a handful at most.
