@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 
 const DOC_ID = 'urn:service:openapi';
@@ -34,6 +35,25 @@ export class SpecSchemas {
   validate(pointer: string, value: unknown): string | undefined {
     return this.validator(pointer)(value);
   }
+}
+
+/** SpecSchemas shared by every service of this process on the same document: their validators are pure functions, compiled once. */
+const shared = new Map<string, SpecSchemas>();
+const SHARED_DOCUMENTS = 8;
+
+/**
+ * The SpecSchemas of `doc`'s content (the same instance for an equal document): each service, seed check and test app
+ * on the contract then compiles a schema once per process, not once each.
+ */
+export function schemasOf(doc: object, options: { allErrors?: boolean } = {}): SpecSchemas {
+  const key = `${options.allErrors ? 'all' : 'first'}:${createHash('sha256').update(JSON.stringify(doc)).digest('base64')}`;
+  let schemas = shared.get(key);
+  if (!schemas) {
+    schemas = new SpecSchemas(doc, options);
+    if (shared.size >= SHARED_DOCUMENTS) shared.delete(shared.keys().next().value!);
+    shared.set(key, schemas);
+  }
+  return schemas;
 }
 
 /** The first three problems, each as `<where> <message>` (naming an unknown property). */

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { resolveRef, type OpenApiDocument } from '../spec';
-import { pointerSegment, SpecSchemas } from '../spec-schemas';
+import { pointerSegment, schemasOf } from '../spec-schemas';
 import { ApiError } from './errors';
 
 /**
@@ -23,7 +23,7 @@ type Json = Record<string, unknown>;
 
 /** Each operation's bracketed query parameters, by operationId, read from the spec once. */
 export function bracketParams(doc: OpenApiDocument): Map<string, Map<string, Declared>> {
-  const schemas = new SpecSchemas(doc);
+  const schemas = schemasOf(doc);
   const byOperation = new Map<string, Map<string, Declared>>();
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item as Json)) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { parseDocument } from 'yaml';
 import type { AuthSettings } from '../config';
 import type { OpenApiDocument } from '../spec';
@@ -76,6 +77,22 @@ function securityEdits(doc: OpenApiDocument, settings: AuthSettings | undefined)
  * text with the same changes, its comments kept; served as written when nothing changes. `openapi` is not changed.
  */
 export function servedSpec(openapi: OpenApiDocument, settings: AuthSettings | undefined, yamlText: string): { doc: OpenApiDocument; yaml: string } {
+  // The same inputs give the same spec: worked out once per process (the YAML's rewriting is most of a service's build).
+  const key = createHash('sha256').update(JSON.stringify([openapi, settings ?? null, yamlText])).digest('base64');
+  let served = made.get(key);
+  if (!served) {
+    served = serve(openapi, settings, yamlText);
+    if (made.size >= KEPT) made.delete(made.keys().next().value!);
+    made.set(key, served);
+  }
+  return served;
+}
+
+/** The specs served so far, by what they were made from (at most KEPT); a served spec is never changed. */
+const made = new Map<string, { doc: OpenApiDocument; yaml: string }>();
+const KEPT = 8;
+
+function serve(openapi: OpenApiDocument, settings: AuthSettings | undefined, yamlText: string): { doc: OpenApiDocument; yaml: string } {
   const edits = securityEdits(openapi, settings);
   if (edits.length === 0) return { doc: openapi, yaml: yamlText };
   const doc = structuredClone(openapi) as unknown as Json;

@@ -1,7 +1,7 @@
 import { ResponseDrift } from '../http/errors';
 import { HTTP_METHODS } from '../http/routes';
 import type { OpenApiDocument } from '../spec';
-import { pointerSegment, SpecSchemas } from '../spec-schemas';
+import { pointerSegment, schemasOf } from '../spec-schemas';
 
 
 /** Checks one operation's answers against openapi.yaml; each throws ResponseDrift for a body the spec does not allow. */
@@ -21,7 +21,7 @@ type Node = Record<string, unknown>;
  * drifting handler thus fails a test instead of reaching a client.
  */
 export function responseChecks(doc: OpenApiDocument): (operationId: string) => OperationCheck {
-  const schemas = new SpecSchemas(doc);
+  const schemas = schemasOf(doc);
   const byOperation = new Map<string, Map<number, string>>();
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of HTTP_METHODS) {

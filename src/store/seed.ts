@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadOpenApi, projectRoot } from '../spec';
-import { SpecSchemas } from '../spec-schemas';
+import { schemasOf } from '../spec-schemas';
 import { recordShaper, specModel, withDefaults, type ContractModel, type FieldModel } from './model';
 import { fits } from './query';
 import type { SeedData } from './types';
@@ -60,7 +60,7 @@ export function validateSeed(raw: unknown, source = 'seed', model: ContractModel
     seed[name] = (list as Record<string, unknown>[]).map((record) => withDefaults(resource, record) as Record<string, unknown>);
   }
 
-  const schemas = new SpecSchemas(loadOpenApi());
+  const schemas = schemasOf(loadOpenApi());
   for (const resource of model.resources.values()) {
     const { name } = resource;
     if (resource.schema) {
