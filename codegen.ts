@@ -20,7 +20,7 @@ const config: CodegenConfig = {
           Book: '../src/store/types#BookRecord',
           Todo: '../src/store/types#TodoRecord',
         },
-        scalars: { ID: { input: 'string', output: 'string | number' }, Cursor: 'string' },
+        scalars: { ID: { input: 'string', output: 'string | number' } },
       },
     },
   },

@@ -1,4 +1,4 @@
-import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { UserRecord, PostRecord, CommentRecord, BookRecord, TodoRecord } from '../src/store/types';
 import type { GraphQLContext } from '../src/graphql/context';
 export type Maybe<T> = T | null;
@@ -17,11 +17,6 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
-  /**
-   * An opaque cursor: the position after a record of one list, in one order (`edges.cursor`, `pageInfo.endCursor`). A value
-   * this service did not make, or one changed in any way, fails validation; a cursor of another list or order is refused.
-   */
-  Cursor: { input: string; output: string; }
 };
 
 /** A book; the same record REST serves at /books/{id}. */
@@ -48,7 +43,7 @@ export type BookConnection = {
 export type BookEdge = {
   __typename?: 'BookEdge';
   /** The position after this book: `after` for the page that follows it. */
-  cursor: Scalars['Cursor']['output'];
+  cursor: Scalars['String']['output'];
   /** The book. */
   node: Book;
 };
@@ -117,13 +112,13 @@ export type MutationCreateUserArgs = {
 export type PageInfo = {
   __typename?: 'PageInfo';
   /** The cursor of the page's last record: `after` for the next page; null for an empty page. */
-  endCursor?: Maybe<Scalars['Cursor']['output']>;
+  endCursor?: Maybe<Scalars['String']['output']>;
   /** Whether records follow this page. */
   hasNextPage: Scalars['Boolean']['output'];
   /** False when paging forward, as the Relay specification allows. */
   hasPreviousPage: Scalars['Boolean']['output'];
   /** The cursor of the page's first record; null for an empty page. */
-  startCursor?: Maybe<Scalars['Cursor']['output']>;
+  startCursor?: Maybe<Scalars['String']['output']>;
 };
 
 /** A post written by a user; read with its user's scope. */
@@ -146,17 +141,17 @@ export type Query = {
   book?: Maybe<Book>;
   /** Books in id order, or those `where` selects in the order `orderBy` gives, `offset` skipped, at most `limit` (1 to 1000). Same records as REST /books. */
   books: Array<Book>;
-  /** Books a page at a time (Relay cursor connection): at most `first` (1 to 1000; all without it) after the cursor `after`. */
+  /** Books a page at a time (Relay cursor connection): at most `first` (1 to 1000; all without it) after the cursor `after` (an `endCursor` or `cursor` this service gave for the same list and order: any other string fails validation, and nothing runs). */
   booksConnection: BookConnection;
   /** Todos in id order, or those `where` selects in the order `orderBy` gives, `offset` skipped, at most `limit` (1 to 1000). Same records as REST /todos. */
   todos: Array<Todo>;
-  /** Todos a page at a time (Relay cursor connection): at most `first` (1 to 1000; all without it) after the cursor `after`. */
+  /** Todos a page at a time (Relay cursor connection): at most `first` (1 to 1000; all without it) after the cursor `after` (an `endCursor` or `cursor` this service gave for the same list and order: any other string fails validation, and nothing runs). */
   todosConnection: TodoConnection;
   /** The user with this id, or null when there is none. */
   user?: Maybe<User>;
   /** Users in id order, or those `where` selects in the order `orderBy` gives, `offset` skipped, at most `limit` (1 to 1000). */
   users: Array<User>;
-  /** Users a page at a time (Relay cursor connection): at most `first` (1 to 1000; all without it) after the cursor `after`. */
+  /** Users a page at a time (Relay cursor connection): at most `first` (1 to 1000; all without it) after the cursor `after` (an `endCursor` or `cursor` this service gave for the same list and order: any other string fails validation, and nothing runs). */
   usersConnection: UserConnection;
 };
 
@@ -178,7 +173,7 @@ export type QueryBooksArgs = {
 
 /** Reads. Books and todos are the same records the REST API serves at /books and /todos. */
 export type QueryBooksConnectionArgs = {
-  after?: InputMaybe<Scalars['Cursor']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   orderBy?: InputMaybe<Array<BookOrderBy>>;
   where?: InputMaybe<BookWhere>;
@@ -196,7 +191,7 @@ export type QueryTodosArgs = {
 
 /** Reads. Books and todos are the same records the REST API serves at /books and /todos. */
 export type QueryTodosConnectionArgs = {
-  after?: InputMaybe<Scalars['Cursor']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   orderBy?: InputMaybe<Array<TodoOrderBy>>;
   where?: InputMaybe<TodoWhere>;
@@ -220,7 +215,7 @@ export type QueryUsersArgs = {
 
 /** Reads. Books and todos are the same records the REST API serves at /books and /todos. */
 export type QueryUsersConnectionArgs = {
-  after?: InputMaybe<Scalars['Cursor']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   orderBy?: InputMaybe<Array<UserOrderBy>>;
   where?: InputMaybe<UserWhere>;
@@ -271,7 +266,7 @@ export type TodoConnection = {
 export type TodoEdge = {
   __typename?: 'TodoEdge';
   /** The position after this todo: `after` for the page that follows it. */
-  cursor: Scalars['Cursor']['output'];
+  cursor: Scalars['String']['output'];
   /** The todo. */
   node: Todo;
 };
@@ -313,7 +308,7 @@ export type UserConnection = {
 export type UserEdge = {
   __typename?: 'UserEdge';
   /** The position after this user: `after` for the page that follows it. */
-  cursor: Scalars['Cursor']['output'];
+  cursor: Scalars['String']['output'];
   /** The user. */
   node: User;
 };
@@ -409,7 +404,6 @@ export type ResolversTypes = ResolversObject<{
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   BooleanFilter: BooleanFilter;
   Comment: ResolverTypeWrapper<CommentRecord>;
-  Cursor: ResolverTypeWrapper<Scalars['Cursor']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   IntFilter: IntFilter;
@@ -442,7 +436,6 @@ export type ResolversParentTypes = ResolversObject<{
   Boolean: Scalars['Boolean']['output'];
   BooleanFilter: BooleanFilter;
   Comment: CommentRecord;
-  Cursor: Scalars['Cursor']['output'];
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
   IntFilter: IntFilter;
@@ -490,7 +483,7 @@ export type BookConnectionResolvers<ContextType = GraphQLContext, ParentType ext
 }>;
 
 export type BookEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BookEdge'] = ResolversParentTypes['BookEdge']> = ResolversObject<{
-  cursor?: Resolver<ResolversTypes['Cursor'], ParentType, ContextType>;
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Book'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
@@ -501,20 +494,16 @@ export type CommentResolvers<ContextType = GraphQLContext, ParentType extends Re
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
-export interface CursorScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Cursor'], any> {
-  name: 'Cursor';
-}
-
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = ResolversObject<{
   addTodo?: Resolver<ResolversTypes['Todo'], ParentType, ContextType, RequireFields<MutationAddTodoArgs, 'title'>>;
   createUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationCreateUserArgs, 'email' | 'name'>>;
 }>;
 
 export type PageInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = ResolversObject<{
-  endCursor?: Resolver<Maybe<ResolversTypes['Cursor']>, ParentType, ContextType>;
+  endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   hasPreviousPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  startCursor?: Resolver<Maybe<ResolversTypes['Cursor']>, ParentType, ContextType>;
+  startCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
@@ -551,7 +540,7 @@ export type TodoConnectionResolvers<ContextType = GraphQLContext, ParentType ext
 }>;
 
 export type TodoEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TodoEdge'] = ResolversParentTypes['TodoEdge']> = ResolversObject<{
-  cursor?: Resolver<ResolversTypes['Cursor'], ParentType, ContextType>;
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Todo'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
@@ -571,7 +560,7 @@ export type UserConnectionResolvers<ContextType = GraphQLContext, ParentType ext
 }>;
 
 export type UserEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UserEdge'] = ResolversParentTypes['UserEdge']> = ResolversObject<{
-  cursor?: Resolver<ResolversTypes['Cursor'], ParentType, ContextType>;
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
@@ -581,7 +570,6 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   BookConnection?: BookConnectionResolvers<ContextType>;
   BookEdge?: BookEdgeResolvers<ContextType>;
   Comment?: CommentResolvers<ContextType>;
-  Cursor?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   Post?: PostResolvers<ContextType>;

@@ -1,3 +1,4 @@
+import { cursorArguments, cursorVariableErrors, cursorVariables } from './cursors';
 import type { Request, RequestHandler } from 'express';
 import { GraphQLError, getOperationAST, type ExecutionResult } from 'graphql';
 import { createHandler, type Handler, type Request as GraphqlHttpRequest, type RequestParams, type Response as GraphqlHttpResponse } from 'graphql-http';
@@ -119,7 +120,8 @@ function refusalReason(errors: readonly GraphQLError[]): RefusalReason {
 export function graphqlEndpoint({ store, config, logger, resolvers, schemaOptions, metrics = NO_GRAPHQL_METRICS, idempotencyKey, turns, auth, text }: GraphqlEndpointDeps): RequestHandler {
   const schema = buildSchema(resolvers, schemaOptions);
   const { maxDepth, maxAliases, maxTokens, documentCacheSize, compiledCacheSize, compileAfter } = config.graphql;
-  const limits = [depthLimit(maxDepth), aliasLimit(maxAliases)];
+  const limits = [depthLimit(maxDepth), aliasLimit(maxAliases), cursorArguments];
+  const cursorsOf = cursorVariables(schema);
   const documents = documentPreparer(schema, limits, { maxTokens, maxNesting: maxDepth + NESTING_ALLOWANCE, cacheSize: documentCacheSize });
   metrics.cachedDocuments(() => documents.cache.size);
   // Hot queries run compiled; graphql-js answers everything else, and any result with errors.
@@ -175,7 +177,11 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
       if (errors.length > 0) metrics.refused(refusalReason(errors));
       return errors;
     },
-    execute: executor.execute,
+    // A variable given as a connection's `after` that is no cursor of this service: refused as a variable that does not coerce, nothing run.
+    execute: (args) => {
+      const refused = cursorVariableErrors(cursorsOf(args.document), args.variableValues);
+      return refused.length > 0 ? { errors: refused } : executor.execute(args);
+    },
     formatError: masking.formatError,
     parseRequestParams: (req) => req.context.params ?? readParams(req),
     context: (req) => createContext(req.context.store, req.context.log, req.context.budget, text),

@@ -1,6 +1,6 @@
-import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
+import { GraphQLError } from 'graphql';
 import type { ResourceModel } from '../store/model';
-import { QueryError, wellFormedCursor, type Condition, type ListQuery, type Operator, type SortKey } from '../store/query';
+import { QueryError, type Condition, type ListQuery, type Operator, type SortKey } from '../store/query';
 
 /** The arguments of a list field (`books(where, orderBy, limit, offset)`) or its connection (`first`, `after`), as codegen types them. */
 export interface ListArgs {
@@ -55,17 +55,3 @@ export async function listOf<R>(read: () => Promise<R>): Promise<R> {
     throw badInput(argument, `${err.message}.`);
   }
 }
-
-/** `Cursor`: a string the service made (src/store/query.ts encodeCursor); anything else fails validation, before anything runs. */
-export const Cursor = new GraphQLScalarType<string, string>({
-  name: 'Cursor',
-  serialize: (value) => String(value),
-  parseValue(value) {
-    if (typeof value !== 'string' || !wellFormedCursor(value)) throw new GraphQLError('Cursor: not a cursor this service made (changed or cut).');
-    return value;
-  },
-  parseLiteral(ast) {
-    if (ast.kind !== Kind.STRING || !wellFormedCursor(ast.value)) throw new GraphQLError('Cursor: not a cursor this service made (changed or cut).');
-    return ast.value;
-  },
-});

@@ -62,7 +62,7 @@ describe('Query.booksConnection (Relay cursor connection)', () => {
     const seen: string[] = [];
     let after: string | null = null;
     for (let i = 0; i < 20; i += 1) {
-      const res = await gql(`query ($after: Cursor) { booksConnection(${args} first: ${first}, after: $after) { edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`, { after });
+      const res = await gql(`query ($after: String) { booksConnection(${args} first: ${first}, after: $after) { edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`, { after });
       const page = res.body.data!.booksConnection as { edges: { cursor: string; node: { id: string } }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null } };
       seen.push(...page.edges.map((e) => e.node.id));
       expect(page.pageInfo.startCursor).toBe(page.edges[0]?.cursor ?? null);
@@ -90,9 +90,9 @@ describe('Query.booksConnection (Relay cursor connection)', () => {
     const { gql } = makeGqlApp({ config: limits({ maxResultItems: 3 }) });
     const first = await gql('{ booksConnection(first: 1) { pageInfo { endCursor } } }');
     const after = (first.body.data!.booksConnection as { pageInfo: { endCursor: string } }).pageInfo.endCursor;
-    const rest = await gql('query ($after: Cursor) { booksConnection(after: $after) { edges { node { id } } } }', { after });
+    const rest = await gql('query ($after: String) { booksConnection(after: $after) { edges { node { id } } } }', { after });
     expect(rest.body.errors?.[0].extensions?.code).toBe('RESULT_TOO_LARGE');
-    const two = await gql('query ($after: Cursor) { booksConnection(first: 2, after: $after) { edges { node { id } } } }', { after });
+    const two = await gql('query ($after: String) { booksConnection(first: 2, after: $after) { edges { node { id } } } }', { after });
     expect(two.body).toEqual({ data: { booksConnection: { edges: [{ node: { id: '2' } }, { node: { id: '3' } }] } } });
   });
 
@@ -100,7 +100,7 @@ describe('Query.booksConnection (Relay cursor connection)', () => {
     const { gql } = makeGqlApp();
     const todos = await gql('{ todosConnection(first: 1) { pageInfo { endCursor } } }');
     const foreign = (todos.body.data!.todosConnection as { pageInfo: { endCursor: string } }).pageInfo.endCursor;
-    const res = await gql('query ($after: Cursor) { booksConnection(first: 1, after: $after) { edges { node { id } } } }', { after: foreign });
+    const res = await gql('query ($after: String) { booksConnection(first: 1, after: $after) { edges { node { id } } } }', { after: foreign });
     expect(res.body.data).toBeNull();
     expect(res.body.errors).toEqual([expect.objectContaining({ path: ['booksConnection'], extensions: { code: 'BAD_USER_INPUT', argumentName: 'after' } })]);
   });
@@ -124,13 +124,17 @@ describe('bad list arguments are refused before anything runs', () => {
     expect(calls).toEqual([]);
   });
 
-  it('when a variable holds a changed cursor, then the request fails before it runs', async () => {
-    const { gql } = makeGqlApp();
+  it('when a variable (declared String, as Relay clients declare it) holds a changed cursor, then the request fails before it runs, naming the variable', async () => {
+    const { store, calls } = countingStore(createMemoryStore(loadSeed('default')));
+    const { gql } = makeGqlApp({ store });
     const first = await gql('{ booksConnection(first: 1) { pageInfo { endCursor } } }');
     const cursor = (first.body.data!.booksConnection as { pageInfo: { endCursor: string } }).pageInfo.endCursor;
-    const res = await gql('query ($after: Cursor) { booksConnection(first: 1, after: $after) { edges { node { id } } } }', { after: `x${cursor.slice(1)}` });
+    calls.length = 0;
+    const res = await gql('query ($after: String) { books { id } booksConnection(first: 1, after: $after) { edges { node { id } } } }', { after: `x${cursor.slice(1)}` });
     expect(res.status).toBe(400);
     expect(res.body.data).toBeUndefined();
+    expect(res.body.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/^Variable "\$after": not a cursor this service made/), extensions: { code: 'BAD_USER_INPUT' } })]);
+    expect(calls).toEqual([]);
   });
 
   it('when limit or first is out of 1..1000, or an in list is over QUERY_MAX_IN_VALUES, then it is a BAD_USER_INPUT naming the argument, and nothing is read', async () => {
