@@ -3,7 +3,7 @@ import path from 'node:path';
 import { projectRoot } from '../spec';
 import type { FieldKind } from './model';
 import { withFolds, writtenColumns, type ColumnDef, type IndexDef, type TableDef } from './tables';
-import type { SeedData } from './types';
+import type { SeedSource } from './types';
 
 /**
  * How a store follows the contract (docs/changing-the-contract.md, "The data follows the contract"): at start it
@@ -150,11 +150,12 @@ export interface FollowPart {
 }
 
 /** Loads `seed` unless this data set was seeded before (even if since emptied); ids then continue after the largest seeded one. */
-export function* seedOnce(part: FollowPart, seed: SeedData, tables: readonly TableDef[]): Steps<boolean> {
+export function* seedOnce(part: FollowPart, seed: SeedSource, tables: readonly TableDef[]): Steps<boolean> {
   if ((yield read("SELECT 1 AS seeded FROM store_meta WHERE key = 'seeded_at'")).length) return false;
+  const data = typeof seed === 'function' ? seed() : seed;
   for (const table of tables) {
     // A field a record leaves out gets the column's default (or NULL): the seed's records have their defaults already (seed.ts).
-    const records = JSON.stringify((seed[table.name] ?? []).map((record) => withFolds(table, record as Record<string, unknown>)));
+    const records = JSON.stringify((data[table.name] ?? []).map((record) => withFolds(table, record as Record<string, unknown>)));
     for (const statement of part.seed(table)) yield { ...statement, params: statement.params?.map((p) => (p === RECORDS ? records : p)) };
   }
   yield { sql: "INSERT INTO store_meta (key, value) VALUES ('seeded_at', ?)", params: [new Date().toISOString()] };

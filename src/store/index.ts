@@ -9,7 +9,9 @@ import type { Store } from './types';
 
 /** Builds the store the settings ask for (config.ts: STORE, DATABASE_URL), seeded as they say. */
 export async function createStore(config: Config, logger?: Logger): Promise<Store> {
-  const seed = loadSeed(config.seed);
+  // Read (and checked against the contract) only when a store seeds a new data set: a store that holds data first
+  // says whether that data fits the contract.
+  const seed = () => loadSeed(config.seed);
   // One line per change following the contract made at this start (follow.ts), as contract_changes records it.
   const onChange = (change: Change) => logger?.info({ ...changeSubject(change), change: describeChange(change) }, 'storage: contract change applied');
   switch (config.store) {

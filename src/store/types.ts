@@ -214,8 +214,11 @@ export interface Store {
 
 /** What every store is made with (the SQLite store adds its file and driver, PostgreSQL its connections). */
 export interface StoreOptions {
-  /** Loaded once, into a data set that was never seeded. */
-  seed: SeedData;
+  /**
+   * Loaded once, into a data set that was never seeded; a function is called only then, after the stored data was
+   * compared with the contract (a start then names stored records that do not fit before a seed file that does not).
+   */
+  seed: SeedSource;
   /** The stored resources (default: the contract's, model.ts). */
   model?: import('./model').ContractModel;
   /** The project folder whose `migrations/<store>/` holds hand-written migrations (default: this project, follow.ts). */
@@ -225,6 +228,9 @@ export interface StoreOptions {
   /** Told each change following the contract made at this start (src/store/index.ts logs them). */
   onChange?: (change: import('./follow').Change) => void;
 }
+
+/** Seed data, or what loads it when a store seeds a new data set. */
+export type SeedSource = SeedData | (() => SeedData);
 
 /** The data a store can be seeded with: records with explicit ids, by collection (one a seed does not name is empty). */
 export interface SeedData {

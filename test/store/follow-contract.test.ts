@@ -6,7 +6,7 @@ import { buildModel, type ContractModel } from '../../src/store/model';
 import { createMemoryStore } from '../../src/store/memory';
 import { createPostgresStore } from '../../src/store/postgres';
 import { loadSeed } from '../../src/store/seed';
-import { readAll, type SeedData, type Store } from '../../src/store/types';
+import { readAll, type SeedSource, type Store } from '../../src/store/types';
 import { describePostgres, TestDatabase, testDatabaseUrl } from '../support/postgres';
 import { SqliteFiles } from '../support/sqlite';
 
@@ -51,7 +51,7 @@ const addIsbnFilters = (doc: OpenApiDocument & { components: { schemas: Record<s
 const withUserNickname = loadGraphqlSdl().replace('  email: String!\n', '  email: String!\n  "A short name."\n  nickname: String\n');
 
 /** Opens a store on the same data (a file, a schema) under a contract; the seed loads into a new data set only. */
-type Opener = () => { open(model: ContractModel, options?: { root?: string; seed?: SeedData }): Promise<Store> };
+type Opener = () => { open(model: ContractModel, options?: { root?: string; seed?: SeedSource }): Promise<Store> };
 
 function followSuite(kind: string, opener: Opener): void {
   describe(`${kind} store: starting under a changed contract`, () => {
@@ -61,7 +61,7 @@ function followSuite(kind: string, opener: Opener): void {
     });
     const data = () => {
       const { open } = opener();
-      return async (model: ContractModel, options?: { root?: string; seed?: SeedData }) => {
+      return async (model: ContractModel, options?: { root?: string; seed?: SeedSource }) => {
         const store = await open(model, options);
         stores.push(store);
         return store;
@@ -140,6 +140,33 @@ function followSuite(kind: string, opener: Opener): void {
       expect(failure?.message).not.toContain('\n');
       // Nothing was changed: the old contract still starts on the data.
       expect((await (await open(contract(addIsbn()))).books.list()).total).toBe(5);
+    });
+
+    it('when the stored data does not fit the contract, then the start names the stored records and never reads the seed; a new data set reads it once', async () => {
+      const open = data();
+      let reads = 0;
+      const counted = () => {
+        reads += 1;
+        return loadSeed('default');
+      };
+      await (await open(contract(addIsbn()), { seed: counted })).close();
+      expect(reads).toBe(1);
+      const required = contract((doc) => {
+        addIsbn()(doc);
+        doc.components.schemas.Book.required!.push('isbn');
+      });
+      // A seed that would not fit either (it lacks isbn too): only the stored records are named.
+      const failure = await open(required, {
+        seed: () => {
+          reads += 1;
+          throw new Error('invalid seed data: books[0].isbn is required');
+        },
+      }).then(
+        () => undefined,
+        (err: Error) => err,
+      );
+      expect(failure?.message).toMatch(/^The stored data does not fit the contract: books\.isbn is now required with no default, and 5 stored records have no value for it/);
+      expect(reads).toBe(1);
     });
 
     it('when a field becomes filterable, searchable and sortable, then its index and lower-cased copy are made (the copy filled for stored records), and go when the contract drops the filters', async () => {

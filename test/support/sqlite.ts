@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createSqliteStore, type SqliteStore, type SqliteStoreOptions } from '../../src/store/sqlite';
 import { driverRuns, loadDriver, type Driver, type DriverName } from '../../src/store/sqlite/driver';
-import type { SeedData } from '../../src/store/types';
+import type { SeedSource } from '../../src/store/types';
 
 /**
  * SQLite files for one test file: each store on a new file in one temporary folder, every store closed and
@@ -31,7 +31,7 @@ export class SqliteFiles {
   }
 
   /** A SQLite store on `file` (default: a new file), seeded with `seed` if the file is new; closed in afterAll. */
-  store(seed: SeedData, options: Partial<SqliteStoreOptions> = {}): SqliteStore {
+  store(seed: SeedSource, options: Partial<SqliteStoreOptions> = {}): SqliteStore {
     const store = createSqliteStore({ file: this.newFile(), seed, ...options });
     this.stores.push(store);
     return store;

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { followContract, runStepsAsync, seedOnce, type Change, type Statement } from '../follow';
 import type { TableDef } from '../tables';
-import type { SeedData } from '../types';
+import type { SeedSource } from '../types';
 import { postgresFollow } from './follow';
 import { applyMigrations } from './migrations';
 import { ident, translate } from './pool';
@@ -13,7 +13,7 @@ const SETUP_STATEMENT_TIMEOUT = '60s';
  * Makes `schema` ready (migrations, the contract's tables, the seed once) in one transaction under an advisory lock:
  * instances starting together take turns, the first does the work. A failure rolls everything back.
  */
-export async function prepareDatabase(pool: Pool, schema: string, seed: SeedData, tables: readonly TableDef[], root?: string): Promise<{ migrated: number[]; changed: Change[]; seeded: boolean }> {
+export async function prepareDatabase(pool: Pool, schema: string, seed: SeedSource, tables: readonly TableDef[], root?: string): Promise<{ migrated: number[]; changed: Change[]; seeded: boolean }> {
   let client: PoolClient | undefined;
   try {
     client = await pool.connect();

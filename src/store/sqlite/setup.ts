@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { SeedData } from '../types';
+import type { SeedSource } from '../types';
 import type { Connection, Driver, SqlValue } from './driver';
 import { sqliteCode, StoreSetupError } from './errors';
 import { ContractChangeError, followContract, runSteps, seedOnce, type Change, type Statement } from '../follow';
@@ -30,7 +30,7 @@ export interface Connections {
  * Opens `file` (made if missing): locked for this process, migrated, following the contract and seeded (once per file),
  * with a connection that writes and one that reads committed data only.
  */
-export function openFile(driver: Driver, file: string, seed: SeedData, tables: readonly TableDef[], root?: string): Connections {
+export function openFile(driver: Driver, file: string, seed: SeedSource, tables: readonly TableDef[], root?: string): Connections {
   const opened: Connection[] = [];
   const open = () => {
     const db = driver.open(file);
@@ -60,14 +60,14 @@ export function openFile(driver: Driver, file: string, seed: SeedData, tables: r
  * A database in this process's memory (the memory store): one connection that writes and reads, made and seeded as a
  * file is, gone with the process. Nothing to lock, and no log to keep on a disk.
  */
-export function openMemory(driver: Driver, seed: SeedData, tables: readonly TableDef[]): Connections {
+export function openMemory(driver: Driver, seed: SeedSource, tables: readonly TableDef[]): Connections {
   const db = driver.open(':memory:');
   const changes = prepare(db, ':memory:', seed, tables, undefined);
   return { writer: db, reader: db, changes };
 }
 
 /** Migrations, the contract's tables and the seed, in one transaction: a start that fails half-way leaves the file as it was. */
-function prepare(db: Connection, file: string, seed: SeedData, tables: readonly TableDef[], root?: string): Change[] {
+function prepare(db: Connection, file: string, seed: SeedSource, tables: readonly TableDef[], root?: string): Change[] {
   db.exec('BEGIN IMMEDIATE');
   try {
     const version = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
