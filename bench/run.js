@@ -17,9 +17,12 @@ const { seedFile } = require('./lib/seed');
 const { WORKLOADS } = require('./lib/workloads');
 const { WORKLOADS: STORE_WORKLOADS } = require('./lib/stores/workloads');
 const { machine, versions, code, loadAverage } = require('./lib/machine');
-const { renderPage, isComplete } = require('./lib/report');
+const { renderPage, isComplete, runQuality } = require('./lib/report');
 const { removeWorktrees } = require('./lib/builds');
 const { ensureInstalled } = require('./lib/install');
+const { calibrate } = require('./lib/calibration');
+const { loadGenerator } = require('./lib/measure');
+const { LIMITS, loadLimits } = require('./lib/quality');
 
 /** The page's sections, in order. */
 const SECTIONS = [
@@ -42,6 +45,13 @@ const HELP = `Options (flags win over BENCH_* environment variables):
   --rounds=N            alternating rounds per workload (BENCH_ROUNDS, default 5)
   --connections=N       autocannon connections (BENCH_CONNECTIONS, default 16)
   --warmup=S            warm-up seconds per server per workload (BENCH_WARMUP, default 2)
+  --load-generator=G    wrk or autocannon (BENCH_LOAD_GENERATOR; default wrk when it is installed, else autocannon):
+                        wrk (Debian: apt-get install wrk), in C, spends less of its core per request, so the
+                        load generator caps fewer rows; request mixes and conditional writes use autocannon either way
+  --reruns=N            measure a workload again, against the peers whose ratios' IQR is wider than ${LIMITS.rowIqr * 100}% of
+                        their median, at most N times (BENCH_RERUNS, default 2; 1 with --quick; 0: never)
+  --calibration-rounds=N  samples of the calibration (node:http hello under the load generator) at the start and
+                        at the end of the run (BENCH_CALIBRATION_ROUNDS, default 3; 2 with --quick)
   --memory-seconds=S    mixed load for the memory check (BENCH_MEMORY_SECONDS, default 60)
   --profile-seconds=S   load while profiling each workload (BENCH_PROFILE_SECONDS, default 10)
   --profile=id,id       workloads to profile (default get-book,post-book,gql-nested)
@@ -54,7 +64,12 @@ const HELP = `Options (flags win over BENCH_* environment variables):
   --no-memory           skip the memory check
   --no-write            keep BENCHMARKS.md as it is (the results are still saved)
   --render[=FILE]       measure nothing: write BENCHMARKS.md from ${path.relative(ROOT, RESULTS)} (or FILE)
-A run with --only, --peers or a skipped section writes a page that says it is partial.`;
+A run with --only, --peers or a skipped section writes a page that says it is partial.
+A run gives a headline only from a quiet machine: a 1-minute load average of at most ${loadLimits(os.cpus().length).start.toFixed(2)} at the start and
+${loadLimits(os.cpus().length).end.toFixed(2)} at the end on this machine's ${os.cpus().length} cores (the bench itself adds ${LIMITS.ownLoad}), and a calibration whose medians at the start
+and at the end are within ${LIMITS.calibrationDrift * 100}%. Otherwise the page says the run was noisy and puts no median in bold. A row still
+noisy after its reruns, or one the load generator caps (it must drive bare node:http to ${LIMITS.generatorHeadroom}× the fastest rate of
+the run), is marked so in its table. bench/lib/quality.js holds these limits.`;
 
 function parseArgs(argv) {
   const flags = Object.fromEntries(
@@ -73,7 +88,13 @@ function parseArgs(argv) {
     if (!Number.isFinite(v) || v <= 0) throw new Error(`--${flag} must be a positive number`);
     return v;
   };
+  const count = (flag, env, normal, fast) => {
+    const v = Number(flags[flag] ?? process.env[env] ?? (quick ? fast : normal));
+    if (!Number.isInteger(v) || v < 0) throw new Error(`--${flag} must be a whole number, 0 or more`);
+    return v;
+  };
   const list = (flag) => (typeof flags[flag] === 'string' ? flags[flag].split(',').filter(Boolean) : undefined);
+  if (typeof flags['load-generator'] === 'string') process.env.BENCH_LOAD_GENERATOR = flags['load-generator'];
   const only = list('only');
   const known = new Set([...WORKLOADS, ...STORE_WORKLOADS].map((w) => w.id));
   for (const id of only ?? []) if (!known.has(id)) throw new Error(`--only: no workload ${id} (${[...known].join(', ')})`);
@@ -83,6 +104,8 @@ function parseArgs(argv) {
     rounds: Math.round(num('rounds', 'BENCH_ROUNDS', 5, 2)),
     connections: Math.round(num('connections', 'BENCH_CONNECTIONS', 16, 16)),
     warmup: num('warmup', 'BENCH_WARMUP', 2, 0.5),
+    reruns: count('reruns', 'BENCH_RERUNS', 2, 1),
+    calibrationRounds: Math.max(1, count('calibration-rounds', 'BENCH_CALIBRATION_ROUNDS', 3, 2)),
     memorySeconds: num('memory-seconds', 'BENCH_MEMORY_SECONDS', 60, 5),
     memoryWarmup: quick ? 2 : 10,
     profileSeconds: num('profile-seconds', 'BENCH_PROFILE_SECONDS', 10, 3),
@@ -135,6 +158,7 @@ async function main() {
     code: code(),
     machine: machine(),
     versions: versions(),
+    loadGenerator: loadGenerator(),
     pinning: cpus ? `server on CPU ${cpus.server}, load generator on CPU ${cpus.load} (taskset)` : 'none (taskset missing or a single CPU)',
     startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     loadAverage: { start: loadAverage() },
@@ -142,18 +166,35 @@ async function main() {
   // A section that says how it was run names this command.
   options.command = run.command;
   console.log(`bench: ${options.mode} mode, ${options.rounds} rounds × ${options.duration} s, ${options.connections} connections, pinning: ${run.pinning}`);
+  console.log(`   load generator: ${run.loadGenerator.name === 'wrk' ? run.loadGenerator.version : 'autocannon (wrk is not installed: apt-get install wrk)'}`);
+  const limits = loadLimits(run.machine.cores);
+  console.log(`   load average ${run.loadAverage.start} (a headline needs at most ${limits.start.toFixed(2)} now and ${limits.end.toFixed(2)} at the end)`);
+  // The calibration at the start and at the end: a run whose machine changed between them gives no headline.
+  const calibration = async (when) => {
+    console.log(`== Calibration (node:http hello under the load generator), ${when}`);
+    const samples = await calibrate(options, context).catch((e) => {
+      console.log(`   not measured: ${e.message}`);
+      return undefined;
+    });
+    if (samples) console.log(`   ${samples.map((v) => Math.round(v)).join(', ')} req/s`);
+    return samples;
+  };
+  run.calibration = { start: await calibration('start') };
   const sections = {};
   for (const section of SECTIONS) {
     console.log(`== ${section.title}`);
     sections[section.id] = await section.run(options, context).catch((e) => ({ skipped: `failed: ${e.message}` }));
     if (sections[section.id].skipped) console.log(`   not run: ${sections[section.id].skipped}`);
   }
+  run.calibration.end = await calibration('end');
   run.finishedAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   run.loadAverage.end = loadAverage();
   const results = { run, sections };
   mkdirSync(path.dirname(RESULTS), { recursive: true });
   writeFileSync(RESULTS, JSON.stringify(results, null, 2));
   console.log(`results: ${path.relative(ROOT, RESULTS)} (profiles and seed files in ${tmp})`);
+  const { verdict } = runQuality(results);
+  console.log(verdict.headline ? 'run: quiet and steady (the page gives a headline)' : `run: noisy, the page gives no headline: ${verdict.reasons.join('; ')}`);
   if (options.write) writePage(results);
 }
 

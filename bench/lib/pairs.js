@@ -2,11 +2,12 @@
 // One workload measured against its peers: every server started fresh, each checked with one request,
 // then measured in alternating rounds (A B C, C B A, ...), and the per-round ratios summarised. Shared by
 // the page sections that compare the service with other servers (and with itself on other data).
-const { KINDS, startServer } = require('./servers');
+const { KINDS, PER_REQUEST, startServer } = require('./servers');
 const { packageVersion } = require('./machine');
 const { runLoad, probe } = require('./measure');
 const { summary } = require('./stats');
 const { peerSpec, requestFor } = require('./workloads');
+const { isNoisyRow, peersToRerun, relativeIqr, rowCaveat } = require('./quality');
 
 /**
  * Rows of `w`, one per peer: {workload, title, peer, peerLabel, ratio, subjectRps, peerRps} (ratios are
@@ -53,16 +54,34 @@ async function measureWorkload(w, options, context) {
   }
 }
 
-/** Measures each workload in turn, printing a line per row as it comes. */
+/**
+ * Measures `w`, then again (at most `options.reruns` times) with only the peers whose row is noisy (quality.js):
+ * a rerun's row replaces the earlier one. Each row says how many `attempts` it took and the IQRs of the ones before.
+ */
+async function measureSteadily(w, options, context) {
+  const rows = (await measureWorkload(w, options, context)).map((r) => ({ ...r, attempts: 1, earlierIqrs: [] }));
+  for (let attempts = 1; ; attempts += 1) {
+    const again = peersToRerun(rows, attempts, options.reruns ?? 0);
+    if (!again.length) return rows;
+    context.log(`  ~ ${w.id}: IQR wider than the limit against ${again.join(', ')}: measured again (attempt ${attempts + 1})`);
+    const redone = await measureWorkload(w, { ...options, peers: again }, context);
+    for (const r of redone) {
+      const i = rows.findIndex((old) => old.peer === r.peer && old.seed === r.seed);
+      rows[i] = { ...r, attempts: attempts + 1, earlierIqrs: [...rows[i].earlierIqrs, rows[i].failed ? null : relativeIqr(rows[i].ratio)] };
+    }
+  }
+}
+
+/** Measures each workload in turn (measureSteadily), printing a line per row as it comes. */
 async function measureAll(workloads, options, context) {
   const rows = [];
   for (const w of workloads) {
-    for (const r of await measureWorkload(w, options, context)) {
+    for (const r of await measureSteadily(w, options, context)) {
       rows.push(r);
       context.log(
         r.failed
           ? `${r.title} vs ${r.peerLabel}: not measured (${r.failed})`
-          : `${r.title} vs ${r.peerLabel}: ${r.ratio.median.toFixed(2)}× (min ${r.ratio.min.toFixed(2)}, max ${r.ratio.max.toFixed(2)}), ${Math.round(r.subjectRps.median)} vs ${Math.round(r.peerRps.median)} req/s`,
+          : `${r.title} vs ${r.peerLabel}: ${r.ratio.median.toFixed(2)}× (min ${r.ratio.min.toFixed(2)}, max ${r.ratio.max.toFixed(2)}, IQR ${(relativeIqr(r.ratio) * 100).toFixed(0)}%${isNoisyRow(r) ? ', noisy' : ''}), ${Math.round(r.subjectRps.median)} vs ${Math.round(r.peerRps.median)} req/s`,
       );
     }
   }
@@ -72,15 +91,24 @@ async function measureAll(workloads, options, context) {
 const x = (v, d = 2) => (Number.isFinite(v) ? `${v.toFixed(d)}×` : 'n/a');
 const n0 = (v) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : 'n/a');
 
-/** The table of a comparison section: one row per workload and peer. */
-function comparisonTable(rows) {
+/**
+ * The median of a row as the page gives it: in bold when it may be read as a result; otherwise plain, with why not
+ * (`quality`: { verdict, generator } of the run, bench/lib/report.js; quality.js, rowCaveat).
+ */
+function medianCell(row, quality, digits = 2) {
+  const caveat = quality && rowCaveat(row, quality);
+  return caveat ? `${x(row.ratio.median, digits)} (${caveat})` : `**${x(row.ratio.median, digits)}**`;
+}
+
+/** The table of a comparison section: one row per workload and peer; `quality` as medianCell's. */
+function comparisonTable(rows, quality) {
   const out = [
     '| Workload | Peer | Median ratio (service / peer) | Spread min–max | IQR | Service req/s | Peer req/s |',
     '|---|---|---|---|---|---|---|',
   ];
   for (const r of rows) {
     if (r.failed) out.push(`| ${r.title} | ${r.peerLabel} | not measured: ${r.failed.replace(/\|/g, '\\|').replace(/\n/g, ' ')} | | | | |`);
-    else out.push(`| ${r.title} | ${r.peerLabel} | **${x(r.ratio.median)}** | ${x(r.ratio.min)} – ${x(r.ratio.max)} | ${x(r.ratio.q1)} – ${x(r.ratio.q3)} | ${n0(r.subjectRps.median)} | ${n0(r.peerRps.median)} |`);
+    else out.push(`| ${r.title} | ${r.peerLabel} | ${medianCell(r, quality)} | ${x(r.ratio.min)} – ${x(r.ratio.max)} | ${x(r.ratio.q1)} – ${x(r.ratio.q3)} | ${n0(r.subjectRps.median)} | ${n0(r.peerRps.median)} |`);
   }
   return out.join('\n');
 }
@@ -103,4 +131,25 @@ function setups(rows, versions) {
     .join('\n');
 }
 
-module.exports = { measureWorkload, measureAll, comparisonTable, setups, versionsOf, x, n0 };
+const cell = (text) => String(text).replace(/\|/g, '\\|');
+
+/**
+ * What each server of `rows` does per request (bench/lib/servers.js, PER_REQUEST), and whether the run saw it do so:
+ * `audit` is { [kind]: findings } (bench/lib/audit.js), a kind missing from it was not checked.
+ */
+function perRequestTable(rows, audit = {}) {
+  const columns = Object.entries(PER_REQUEST);
+  const checkedTitles = columns.filter(([, c]) => c.checked).map(([, c]) => c.title.toLowerCase()).join(', ');
+  const out = [
+    `| Server | ${columns.map(([, c]) => c.title).join(' | ')} | Checked (${checkedTitles}) |`,
+    `|---|${columns.map(() => '---').join('|')}|---|`,
+  ];
+  for (const k of kindsOf(rows)) {
+    const findings = audit[k];
+    const checked = !findings ? 'not checked' : findings.length ? `**differs**: ${findings.join('; ')}` : 'as stated';
+    out.push(`| ${KINDS[k].label} | ${columns.map(([key]) => cell(KINDS[k].perRequest[key] ?? '—')).join(' | ')} | ${cell(checked)} |`);
+  }
+  return out.join('\n');
+}
+
+module.exports = { measureWorkload, measureAll, comparisonTable, medianCell, perRequestTable, setups, versionsOf, kindsOf, x, n0 };

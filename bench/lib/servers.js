@@ -14,9 +14,31 @@ const REST_READY = '/books';
 const GRAPHQL_READY = '/graphql?query=%7B__typename%7D';
 
 /**
+ * What a server does per request, column by column: the page's table of peers and the check that a server does
+ * what its row says (bench/lib/audit.js) both read PER_REQUEST and each kind's `perRequest`. A value says how the
+ * server does it; null means it does not. `checked` names the columns the audit can observe from outside: a log line
+ * on stdout, the X-Request-Id of the answer, helmet's headers on the answer.
+ */
+const PER_REQUEST = {
+  log: { title: 'Log line', checked: true },
+  requestId: { title: 'Request id', checked: true },
+  securityHeaders: { title: 'Security headers', checked: true },
+  validation: { title: 'Validation' },
+  serialisation: { title: 'Serialisation' },
+  also: { title: 'Also' },
+};
+const PINO_LINE = 'one pino JSON line at info (method, path, status, duration, request id)';
+const REQUEST_ID = "the client's X-Request-Id when sane, else a random UUID, sent back";
+const HELMET_ONCE = "helmet's defaults, computed once at start, set as one block";
+const HELMET_PER_REQUEST = "helmet's defaults, @fastify/helmet run per request";
+const NOTHING = { log: null, requestId: null, securityHeaders: null, validation: null, serialisation: 'JSON.stringify', also: null };
+const FASTIFY_HOUSE = { log: PINO_LINE, requestId: REQUEST_ID, securityHeaders: HELMET_PER_REQUEST };
+
+/**
  * How each kind of server is started: a node script, its extra environment, and the path that says it is
  * up; `packages` are the npm packages whose versions the page names for it (`a>b`: package b as package a
- * resolves it), and `setup` says how it is run and tuned, for the page beside every table it appears in.
+ * resolves it), `setup` says how it is run and tuned and `perRequest` what it does per request (PER_REQUEST's
+ * columns), for the page beside every table it appears in.
  * Every server runs with NODE_ENV=production, on loopback, with the same seed file as the service.
  */
 const KINDS = {
@@ -27,17 +49,31 @@ const KINDS = {
     env: { STORE: 'memory' },
     ready: '/health',
     packages: ['express', 'express-openapi-validator', 'graphql', 'graphql-http', 'graphql-jit', 'helmet', 'pino', 'prom-client'],
-    setup:
-      '`node dist/src/server.js` as `npm start` runs it, with its default settings: requests validated against openapi.yaml ' +
-      '(responses not), one JSON log line per request (`LOG_LEVEL=info`, stdout to /dev/null), request ids, security headers ' +
-      '(helmet\'s, computed once at start), CORS headers on reads (the default: any origin may read, none may write), Prometheus metrics, ETags on reads; the in-memory store.',
+    setup: '`node dist/src/server.js` as `npm start` runs it, with its default settings (`LOG_LEVEL=info`, stdout to /dev/null); the in-memory store.',
+    perRequest: {
+      log: PINO_LINE,
+      requestId: REQUEST_ID,
+      securityHeaders: HELMET_ONCE,
+      validation: 'REST: requests against openapi.yaml (express-openapi-validator; responses not); GraphQL: graphql-js validation of each new document',
+      serialisation: 'REST: JSON.stringify; GraphQL: graphql-js the first run of a document, graphql-jit from its second',
+      also: 'CORS headers on reads (any origin may read, none may write), Prometheus metrics, ETags on reads',
+    },
+  },
+  hello: {
+    label: 'node:http hello (calibration)',
+    script: server('hello.js'),
+    ready: '/',
+    packages: [],
+    setup: 'The calibration: `node:http` answering every request with one fixed JSON line, reading nothing.',
+    perRequest: NOTHING,
   },
   bare: {
     label: 'node:http',
     script: server('bare.js'),
     ready: REST_READY,
     packages: [],
-    setup: 'The ceiling: `node:http` answering the same JSON for the measured routes, with no framework, validation, logging or headers.',
+    setup: 'The ceiling: `node:http` answering the same JSON for the measured routes, with no framework.',
+    perRequest: { ...NOTHING, validation: 'a POST body must have a string title' },
   },
   express: {
     label: 'express 5 route',
@@ -45,13 +81,15 @@ const KINDS = {
     ready: REST_READY,
     packages: ['express'],
     setup: 'What a user writes by hand: one express 5 route per operation, `express.json()` where a body is read, no other middleware, ETags off.',
+    perRequest: { ...NOTHING, validation: 'a POST body must have a string title', serialisation: "JSON.stringify (express's res.json)" },
   },
   'json-server': {
     label: 'json-server',
     script: server('json-server.js'),
     ready: REST_READY,
     packages: ['json-server'],
-    setup: 'As its CLI sets it up (its default middlewares, request logger on, stdout to /dev/null), serving the records from memory (no file writes).',
+    setup: 'As its CLI sets it up (its default middlewares, stdout to /dev/null), serving the records from memory (no file writes).',
+    perRequest: { ...NOTHING, log: "one morgan 'dev' text line (method, path, status, duration)", serialisation: "JSON.stringify (express 4's res.jsonp)", also: 'CORS headers, no-cache headers, X-Content-Type-Options (res.jsonp), a static-file lookup first' },
   },
   fastify: {
     label: 'Fastify + JSON schemas',
@@ -60,20 +98,26 @@ const KINDS = {
     ready: REST_READY,
     packages: ['fastify', '@fastify/helmet'],
     setup:
-      'Fastify routes written by hand the way its docs recommend: JSON schemas for params, query and bodies (copies of ' +
-      'openapi.yaml\'s, unknown properties refused) and for responses (fast-json-stringify), Fastify\'s pino logger at info with ' +
-      'one line per request, request ids; tuned as a performance-minded user would: @fastify/helmet\'s default headers computed ' +
-      'once at start and set by one hook, instead of the plugin running per request.',
+      'Fastify routes written by hand the way its docs recommend, with JSON schemas (copies of openapi.yaml\'s) for params, ' +
+      'query, bodies and responses, and the logger, request ids and helmet headers of the tuned Fastify peers.',
+    perRequest: {
+      ...FASTIFY_HOUSE,
+      securityHeaders: HELMET_ONCE,
+      validation: "params, query and bodies against JSON schemas (Fastify's Ajv, unknown properties refused)",
+      serialisation: 'fast-json-stringify from the response schemas',
+    },
   },
   'fastify-openapi-glue': {
     label: 'fastify-openapi-glue',
     script: server('fastify-openapi-glue.js'),
     ready: REST_READY,
     packages: ['fastify', 'fastify-openapi-glue', '@fastify/helmet'],
-    setup:
-      'The contract-first Fastify plugin on this openapi.yaml, as documented: one route per operation with the spec\'s schemas ' +
-      '(Ajv validation, fast-json-stringify serialisation), Fastify\'s pino logger at info with one line per request, request ids, ' +
-      '@fastify/helmet registered with its defaults (run per request).',
+    setup: 'The contract-first Fastify plugin on this openapi.yaml, as documented: one route per operation with the spec\'s schemas.',
+    perRequest: {
+      ...FASTIFY_HOUSE,
+      validation: "params, query and bodies against openapi.yaml's schemas (Fastify's Ajv)",
+      serialisation: "fast-json-stringify from openapi.yaml's response schemas",
+    },
   },
   yoga: {
     label: 'GraphQL Yoga',
@@ -81,23 +125,33 @@ const KINDS = {
     ready: GRAPHQL_READY,
     packages: ['graphql-yoga', 'graphql-yoga>graphql'],
     setup:
-      'GraphQL Yoga on `node:http` as its docs set it up (its parse and validation caches on by default), GraphiQL off, the ' +
-      'same schema.graphql and resolvers over pre-grouped maps (users → posts → comments need no loader).',
+      'GraphQL Yoga on `node:http` as its docs set it up, GraphiQL off, the same schema.graphql and resolvers over ' +
+      'pre-grouped maps (users → posts → comments need no loader).',
+    perRequest: { ...NOTHING, validation: 'graphql-js validation, cached per document (Yoga\'s parse and validation caches)', serialisation: 'graphql-js execution, JSON.stringify' },
   },
   mercurius: {
     label: 'Mercurius',
     script: server('mercurius.js'),
     ready: GRAPHQL_READY,
     packages: ['fastify', 'mercurius', 'mercurius>graphql', '@fastify/helmet'],
-    setup:
-      'Mercurius (GraphQL for Fastify) as documented, with graphql-js execution (Mercurius caches parsed and validated queries), ' +
-      'the same schema and resolvers as Yoga, Fastify\'s pino logger at info with one line per request, request ids, ' +
-      '@fastify/helmet registered with its defaults (run per request).',
+    setup: 'Mercurius (GraphQL for Fastify) as documented, the same schema and resolvers as Yoga.',
+    perRequest: {
+      ...FASTIFY_HOUSE,
+      validation: 'graphql-js validation, cached per document (Mercurius\'s query cache)',
+      serialisation: 'graphql-js execution, JSON.stringify',
+    },
   },
 };
 
 /** A kind that runs `base`'s script with more environment: the same server, configured otherwise. */
-const variant = (base, { label, env, packages = base.packages, setup }) => ({ ...base, label, env: { ...base.env, ...env }, packages, setup });
+const variant = (base, { label, env, packages = base.packages, setup, perRequest = {} }) => ({
+  ...base,
+  label,
+  env: { ...base.env, ...env },
+  packages,
+  setup,
+  perRequest: { ...base.perRequest, ...perRequest },
+});
 
 KINDS['express-classes'] = variant(KINDS.express, {
   label: 'express 5 route + app classes',
@@ -109,21 +163,22 @@ KINDS['express-classes'] = variant(KINDS.express, {
 KINDS['fastify-openapi-glue-tuned'] = variant(KINDS['fastify-openapi-glue'], {
   label: 'fastify-openapi-glue, tuned',
   env: { FIXED_HEADERS: '1' },
-  setup: 'The same, tuned as a performance-minded user would: @fastify/helmet\'s default headers computed once at start and set by one hook.',
+  setup: 'The same, tuned as a performance-minded user would: helmet\'s headers computed once, not per request.',
+  perRequest: { securityHeaders: HELMET_ONCE },
 });
 KINDS['yoga-jit'] = variant(KINDS.yoga, {
   label: 'GraphQL Yoga + graphql-jit',
   env: { YOGA_JIT: '1' },
   packages: ['graphql-yoga', '@envelop/graphql-jit', '@envelop/graphql-jit>graphql-jit'],
   setup: 'The same Yoga with envelop\'s graphql-jit plugin, the way Yoga offers compiled execution.',
+  perRequest: { serialisation: 'graphql-jit compiled execution and serialisation' },
 });
 KINDS['mercurius-jit'] = variant(KINDS.mercurius, {
   label: 'Mercurius + jit, tuned',
   env: { MERCURIUS_JIT: '1', FIXED_HEADERS: '1' },
   packages: ['fastify', 'mercurius', 'mercurius>graphql-jit', '@fastify/helmet'],
-  setup:
-    'The same Mercurius tuned as a performance-minded user would: `jit: 1` (a query is compiled with graphql-jit from its first ' +
-    'run on), and @fastify/helmet\'s default headers computed once at start and set by one hook.',
+  setup: 'The same Mercurius tuned as a performance-minded user would: `jit: 1`, and helmet\'s headers computed once.',
+  perRequest: { securityHeaders: HELMET_ONCE, serialisation: 'graphql-jit compiled execution and serialisation from the first run of a document (`jit: 1`)' },
 });
 
 function hasTaskset() {
@@ -183,23 +238,28 @@ async function waitReady(url, child, stderr, timeoutMs = 20000) {
  * Starts one server. `kind` is a key of KINDS; the environment is built from scratch so the
  * service runs with its defaults (plus LOG_LEVEL=info, stdout to /dev/null).
  */
-async function startServer(kind, { seedFile, cpu, nodeArgs = [], extraEnv = {}, script, label, readyTimeoutMs }) {
+async function startServer(kind, { seedFile, cpu, nodeArgs = [], extraEnv = {}, script, label, readyTimeoutMs, captureStdout }) {
   // `script`/`label` override the kind's (bench/compare.js starts other builds of the service).
   const def = { ...KINDS[kind], ...(script && { script }), ...(label && { label }) };
   const port = await freePort();
   // NODE_ENV=production for every server, as `npm start` runs this service (graphql-js and Yoga skip
   // their development checks; express and json-server behave the same either way).
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', SEED: seedFile, ...def.env, ...extraEnv };
-  const server = await startProcess({ label: def.label, command: process.execPath, args: [...nodeArgs, def.script], env, cpu, port, ready: def.ready, readyTimeoutMs });
+  const server = await startProcess({ label: def.label, command: process.execPath, args: [...nodeArgs, def.script], env, cpu, port, ready: def.ready, readyTimeoutMs, captureStdout });
   return { kind, ...server };
 }
 
 /**
  * Starts any server process (`command args`, pinned to `cpu` when given) that listens on 127.0.0.1:`port`,
  * and waits until `ready` (a path) answers below 500 (for `readyTimeoutMs`, 20 s by default: a large seed takes longer).
+ * Its stdout goes to /dev/null, or with `captureStdout` is kept (the last 64 kB) for `stdout()`: never while measuring.
  */
-async function startProcess({ label, command, args, env, cpu, port, ready, readyTimeoutMs }) {
-  const child = spawnCommand(cpu, command, args, env);
+async function startProcess({ label, command, args, env, cpu, port, ready, readyTimeoutMs, captureStdout = false }) {
+  const child = spawnCommand(cpu, command, args, env, captureStdout ? 'pipe' : 'ignore');
+  let out = '';
+  child.stdout?.on('data', (d) => {
+    out = (out + d).slice(-65536);
+  });
   let err = '';
   child.stderr.on('data', (d) => {
     err = (err + d).slice(-4000);
@@ -216,6 +276,7 @@ async function startProcess({ label, command, args, env, cpu, port, ready, ready
     url,
     pid: child.pid,
     stderr: () => err,
+    stdout: () => out,
     rssBytes: () => rssBytes(child.pid),
     stop: () => stopChild(child),
   };
@@ -244,4 +305,4 @@ function newestFile(dir, ext) {
   return files.length ? path.join(dir, files[files.length - 1]) : undefined;
 }
 
-module.exports = { KINDS, ROOT, pinning, freePort, startServer, startProcess, spawnPinned, newestFile };
+module.exports = { KINDS, PER_REQUEST, ROOT, pinning, freePort, startServer, startProcess, spawnPinned, newestFile };

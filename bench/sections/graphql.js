@@ -11,5 +11,4 @@ ${GRAPH.commentsPerPost} comments each). The peers' resolvers read users → pos
 comments from maps grouped once at start; the service loads each level of the nested lists with one storage call
 per group of siblings (\`src/graphql/loaders.ts\`), the cost of keeping a query's storage calls bounded on any store.
 The service runs a query document with graphql-js the first time and compiled (graphql-jit) from its second run on.`,
-  outro: 'No peer sends CORS headers or metrics; the service counts every request, and sends CORS headers on GET (by default a POST from another origin gets none).',
 });

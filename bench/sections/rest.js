@@ -7,5 +7,4 @@ module.exports = peerSection({
   title: 'REST: the service and its peers',
   intro: `Every server answers the same requests over the same records (the service on its in-memory store). A ratio
 above 1× means the service served more requests per second than the peer.`,
-  outro: 'No peer sends CORS headers, metrics or ETags; the service counts every request and sends CORS headers and ETags on its reads.',
 });

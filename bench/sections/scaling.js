@@ -2,6 +2,7 @@
 // The service against itself on a larger collection: does a page cost the same whatever the collection's
 // size, and does a whole list cost at most in proportion to its length?
 const { measureAll, x, n0 } = require('../lib/pairs');
+const { rowCaveat } = require('../lib/quality');
 const { workloadsOf } = require('../lib/workloads');
 
 /** What the design promises for a row, and whether this run's median keeps it (time per request, large / small). */
@@ -20,7 +21,7 @@ module.exports = {
     const rows = await measureAll(workloads, options, context);
     return { rows: rows.map((r) => ({ ...r, scaling: workloads.find((w) => w.id === r.workload).scaling })) };
   },
-  render({ rows }) {
+  render({ rows }, quality) {
     const table = [
       '| Workload | Records, large / small | Time per request, large / small (median) | req/s ratio (spread) | Large req/s | Small req/s | Expected | Holds |',
       '|---|---|---|---|---|---|---|---|',
@@ -31,8 +32,9 @@ module.exports = {
         continue;
       }
       const e = expectation(r);
+      const caveat = quality && rowCaveat(r, quality);
       table.push(
-        `| ${r.title} | ${r.scaling.records}× | **${x(1 / r.ratio.median)}** | ${x(r.ratio.median, 3)} (${x(r.ratio.min, 3)} – ${x(r.ratio.max, 3)}) | ${n0(r.subjectRps.median)} | ${n0(r.peerRps.median)} | ${e.text} | ${e.holds ? 'yes' : '**no**'} |`,
+        `| ${r.title} | ${r.scaling.records}× | ${caveat ? `${x(1 / r.ratio.median)} (${caveat})` : `**${x(1 / r.ratio.median)}**`} | ${x(r.ratio.median, 3)} (${x(r.ratio.min, 3)} – ${x(r.ratio.max, 3)}) | ${n0(r.subjectRps.median)} | ${n0(r.peerRps.median)} | ${e.text} | ${e.holds ? 'yes' : '**no**'} |`,
       );
     }
     return `Two instances of the service, one seeded with the large collection and one with the small, measured alternately.

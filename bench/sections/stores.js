@@ -14,6 +14,7 @@ const { PEERS } = require('../lib/stores/peers');
 const { WORKLOADS, withTasks } = require('../lib/stores/workloads');
 const { measureWorkload, serviceEnv } = require('../lib/stores/measure');
 const { render } = require('../lib/stores/render');
+const { loadGenerator } = require('../lib/measure');
 
 const id = 'stores';
 const title = 'The service on its stores, against PostgREST and PostGraphile';
@@ -109,6 +110,7 @@ async function run(options = {}, context = {}) {
     machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, memory: `${Math.round(os.totalmem() / 2 ** 30)} GiB`, node: process.version, os: `${os.type()} ${os.release()}` },
     postgres: { version: cluster.version, settings: cluster.settings },
     versions: { service: require(path.join(ROOT, 'package.json')).version, autocannon: version('autocannon'), postgrest: PEERS.postgrest.version(), postgraphile: PEERS.postgraphile.version() },
+    loadGenerator: loadGenerator(),
     how: { service: SERVICE_HOW, postgrest: PEERS.postgrest.how, postgraphile: PEERS.postgraphile.how },
     seed: { books: seed.books.length, tasks: seed.tasks.length, users: seed.users.length, posts: seed.posts.length, comments: seed.comments.length },
     stores,
@@ -117,7 +119,7 @@ async function run(options = {}, context = {}) {
 }
 
 // On the page, bench/lib/report.js writes the section's heading.
-module.exports = { id, title, run, render: (results) => render(results).replace(/^## [^\n]*\n\n/, '') };
+module.exports = { id, title, run, render: (results, quality) => render(results, quality).replace(/^## [^\n]*\n\n/, '') };
 
 if (require.main === module) {
   require('../lib/install').ensureInstalled();

@@ -57,8 +57,10 @@ function problems(results) {
   return found.length ? `\nRequests that did not succeed (req/s counts 2xx answers only):\n\n${found.join('\n')}\n` : '';
 }
 
-function render(results) {
+/** The section; `quality` (bench/lib/report.js, runQuality), when given, says whether the run's figures are results. */
+function render(results, quality) {
   if (results.skipped) return `## ${results.title}\n\nNot measured in this run: ${results.skipped}\n`;
+  const noisy = quality && !quality.verdict.headline ? '**This run was noisy** (see "The run"): the figures below, and whether a target is met, are for reference only.\n\n' : '';
   const { settings: s, machine: m, postgres: pg, versions: v, how, seed } = results;
   return `## ${results.title}
 
@@ -66,7 +68,7 @@ This service on PostgreSQL against the two servers that make an API of a Postgre
 code, PostgREST (REST) and PostGraphile (GraphQL), on the same rows; then the same service on each of
 its stores. A ratio above 1 means this service answered more requests per second.
 
-${peerTable(results)}
+${noisy}${peerTable(results)}
 
 ### The service's stores
 
@@ -79,7 +81,7 @@ ${storeTable(results)}${problems(results)}
   their answers compared (the same data, ids compared as text), a warm-up, then rounds in which each
   server is measured in turn, the order reversed every other round. The ratio is taken per round (one
   server against the other, measured minutes apart at most), then the median and the range over rounds.
-- Load: autocannon ${v.autocannon} in its own process, ${s.pinning}; req/s counts 2xx answers.
+- Load: ${results.loadGenerator?.name === 'wrk' ? `${results.loadGenerator.version} (one thread), and autocannon ${v.autocannon} for \`PUT /tasks/{id}\` (its conditional writes need state per request),` : `autocannon ${v.autocannon}`} in its own process, ${s.pinning}; req/s counts 2xx answers.
 - \`PUT /tasks/{id}\`: every request is a successful conditional write. ${seed.tasks} tasks are shared out
   so that no two requests in flight hold the same one; each request flips its task's \`done\`, on this
   service with the task's current ETag in \`If-Match\` (taken from the previous answer), on PostgREST

@@ -1,0 +1,116 @@
+'use strict';
+// Whether a run's figures can be trusted, decided from numbers alone (no measuring here, so every rule is tested
+// in test/bench/quality.test.ts): is the machine quiet, did the calibration drift, is a row's spread too wide to
+// report (and worth measuring again), does the load generator cap a row, and may the page give a headline.
+const { summary } = require('./stats');
+
+/**
+ * The limits, in one place (the page's "How to read it" quotes them from here).
+ * - quietLoadPerCore: the 1-minute load average before the run, per core. 0.25 on 2 cores is 0.5: a process busy
+ *   half the time anywhere on the machine takes a quarter of one of the two cores the bench pins itself to.
+ * - ownLoad: what the bench adds to the load average itself, server and load generator each keeping a core busy;
+ *   at the end of the run the 1-minute average must stay below ownLoad plus the quiet limit (2.5 on 2 cores).
+ * - calibrationDrift: how far the calibration's median at the end may be from the one at the start (10%).
+ * - rowIqr: the widest interquartile range of a row's per-round ratios, relative to their median (15%).
+ * - generatorHeadroom: how many times the fastest server's rate the load generator must reach on bare node:http.
+ */
+const LIMITS = { quietLoadPerCore: 0.25, ownLoad: 2, calibrationDrift: 0.1, rowIqr: 0.15, generatorHeadroom: 2 };
+
+/** The 1-minute load average a run may start at, and the one it may end at, on `cores` cores. */
+function loadLimits(cores) {
+  const quiet = LIMITS.quietLoadPerCore * Math.max(1, cores);
+  return { start: quiet, end: LIMITS.ownLoad + quiet };
+}
+
+/** `{ quiet, reasons }` for 1-minute load averages at the start and the end of a run on `cores` cores. */
+function loadVerdict({ start, end }, cores) {
+  const limits = loadLimits(cores);
+  const reasons = [];
+  if (!(start <= limits.start)) reasons.push(`the 1-minute load average was ${start.toFixed(2)} at the start (limit ${limits.start.toFixed(2)} on ${cores} cores)`);
+  if (end !== undefined && !(end <= limits.end)) {
+    reasons.push(`the 1-minute load average was ${end.toFixed(2)} at the end (limit ${limits.end.toFixed(2)}: ${LIMITS.ownLoad} of the bench's own plus ${limits.start.toFixed(2)})`);
+  }
+  return { quiet: reasons.length === 0, limits, reasons };
+}
+
+/**
+ * The calibration (bare node:http under the load generator, several samples) at the start and at the end of a run:
+ * `{ start, end, drift, steady, reason? }`, `drift` being |end / start − 1| of the medians.
+ */
+function calibrationVerdict(startSamples, endSamples) {
+  const start = summary(startSamples);
+  const end = summary(endSamples);
+  const drift = Math.abs(end.median / start.median - 1);
+  const steady = Number.isFinite(drift) && drift <= LIMITS.calibrationDrift;
+  return {
+    start,
+    end,
+    drift,
+    steady,
+    ...(!steady && {
+      reason: `the calibration (bare node:http) served ${Math.round(start.median)} req/s at the start and ${Math.round(end.median)} at the end: ${Number.isFinite(drift) ? `${(drift * 100).toFixed(0)}%` : 'no figure'} apart (limit ${LIMITS.calibrationDrift * 100}%)`,
+    }),
+  };
+}
+
+/** The interquartile range of a ratio summary relative to its median (0.15 = the middle half spans 15% of the median). */
+const relativeIqr = (ratio) => (ratio.q3 - ratio.q1) / ratio.median;
+
+/** Whether a measured row's per-round ratios are too spread to report as a figure. */
+const isNoisyRow = (row) => !row.failed && !(relativeIqr(row.ratio) <= LIMITS.rowIqr);
+
+/**
+ * After measuring a workload `attempts` times (1 = the first measurement), the peers to measure again: those whose
+ * row is noisy, while fewer than `1 + reruns` attempts were made; none when every row is steady or no rerun is left.
+ */
+function peersToRerun(rows, attempts, reruns) {
+  if (attempts > reruns) return [];
+  return rows.filter(isNoisyRow).map((r) => r.peer);
+}
+
+/**
+ * What the load generator's ceiling (its median rate on bare node:http, before the run) caps among `rows`:
+ * `{ ceiling, fastest, limited, capped }`. `limited` when the ceiling is below generatorHeadroom times the fastest
+ * server's median rate of the run; `capped` are the rows where this service or the peer served more than
+ * ceiling / generatorHeadroom (the load generator, not only the server, set their rate).
+ */
+function generatorVerdict(ceiling, rows) {
+  const measured = rows.filter((r) => !r.failed);
+  const rates = (r) => [r.subjectRps.median, r.peerRps.median];
+  const fastest = Math.max(0, ...measured.flatMap(rates));
+  const bound = ceiling / LIMITS.generatorHeadroom;
+  return {
+    ceiling,
+    fastest,
+    limited: !(ceiling >= LIMITS.generatorHeadroom * fastest),
+    capped: measured.filter((r) => rates(r).some((v) => !(v <= bound))).map((r) => ({ workload: r.workload, peer: r.peer })),
+  };
+}
+
+/** Whether `row` is one of `capped` (generatorVerdict's). */
+const isCapped = (row, capped) => capped.some((c) => c.workload === row.workload && c.peer === row.peer);
+
+/**
+ * Whether the page may give a headline: only when the machine was quiet and the calibration steady. `{ headline,
+ * reasons }`; `load` and `calibration` are loadVerdict's and calibrationVerdict's (a missing calibration is a reason).
+ */
+function runVerdict({ load, calibration }) {
+  const reasons = [...load.reasons];
+  if (!calibration) reasons.push('the calibration was not measured');
+  else if (!calibration.steady) reasons.push(calibration.reason);
+  return { headline: reasons.length === 0, reasons };
+}
+
+/**
+ * Why a row's median may not be read as a result, or undefined when it may: the run was noisy, the row is still
+ * noisy after its reruns, or the load generator caps it.
+ */
+function rowCaveat(row, { verdict, generator }) {
+  if (row.failed) return 'not measured';
+  if (!verdict.headline) return 'noisy run';
+  if (isNoisyRow(row)) return `noisy: IQR ${(relativeIqr(row.ratio) * 100).toFixed(0)}% of the median after ${row.attempts ?? 1} attempt(s)`;
+  if (generator && isCapped(row, generator.capped)) return 'capped by the load generator';
+  return undefined;
+}
+
+module.exports = { LIMITS, loadLimits, loadVerdict, calibrationVerdict, relativeIqr, isNoisyRow, peersToRerun, generatorVerdict, isCapped, runVerdict, rowCaveat };
