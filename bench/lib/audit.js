@@ -24,6 +24,7 @@ function auditFindings(perRequest, { sentId, headers, lines }) {
   if (!perRequest.securityHeaders && signs.length === HELMET_SIGNS.length) findings.push("it sends helmet's headers, which its row does not say");
   const logged = lines.filter((l) => l.trim() !== '');
   if (perRequest.log && !logged.length) findings.push('its row says it logs a line per request, but it wrote none');
+  if (perRequest.log && logged.length > 1) findings.push(`its row says it logs a line per request, but it wrote ${logged.length}`);
   if (perRequest.log && perRequest.requestId && logged.length && !logged.some((l) => l.includes(sentId))) findings.push('its log line does not name the request id');
   if (!perRequest.log && logged.length) findings.push(`it wrote ${logged.length} line(s) per request, which its row does not say`);
   return findings;

@@ -60,7 +60,8 @@ async function runWrk({ url, request, connections, duration, cpu }) {
     BENCH_BODY: request.body ?? '',
     BENCH_HEADERS: Object.entries(request.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join('\n'),
   };
-  const args = ['-t1', `-c${connections}`, `-d${duration}s`, '--timeout', '10s', '-s', WRK_SCRIPT, url + request.path];
+  // wrk takes whole seconds: a half-second warm-up (--quick) lasts one.
+  const args = ['-t1', `-c${connections}`, `-d${Math.max(1, Math.round(duration))}s`, '--timeout', '10s', '-s', WRK_SCRIPT, url + request.path];
   const { code, result: r, err } = await runJson('wrk', args, cpu, env);
   if (code !== 0) throw new Error(`wrk exited ${code}: ${err.slice(-300)}`);
   const seconds = r.durationUs / 1e6 || duration;

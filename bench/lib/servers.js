@@ -32,7 +32,9 @@ const REQUEST_ID = "the client's X-Request-Id when sane, else a random UUID, sen
 const HELMET_ONCE = "helmet's defaults, computed once at start, set as one block";
 const HELMET_PER_REQUEST = "helmet's defaults, @fastify/helmet run per request";
 const NOTHING = { log: null, requestId: null, securityHeaders: null, validation: null, serialisation: 'JSON.stringify', also: null };
-const FASTIFY_HOUSE = { log: PINO_LINE, requestId: REQUEST_ID, securityHeaders: HELMET_PER_REQUEST };
+// Fastify's pino with its defaults adds pid and hostname to each line, and writes the level as a number.
+const FASTIFY_PINO_LINE = `${PINO_LINE}, with pino's default pid and hostname`;
+const FASTIFY_HOUSE = { log: FASTIFY_PINO_LINE, requestId: REQUEST_ID, securityHeaders: HELMET_PER_REQUEST };
 
 /**
  * How each kind of server is started: a node script, its extra environment, and the path that says it is

@@ -29,9 +29,9 @@ function helmetHeaders() {
 async function houseFastify(options = {}) {
   const app = fastify({
     logger: { level: 'info' },
-    logController: new fastify.LogController({ disableRequestLogging: true }),
+    // With a logController, Fastify reads the log label of the request id from it (a top-level requestIdLogLabel is ignored).
+    logController: new fastify.LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     requestIdHeader: false,
-    requestIdLogLabel: 'requestId',
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

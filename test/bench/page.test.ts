@@ -116,6 +116,10 @@ describe('the check of a server against its row', () => {
     expect(auditFindings(none, { sentId: 'r1', headers: { ...helmet, 'x-request-id': 'r1' }, lines: ['GET /books 200'] })).toHaveLength(3);
   });
 
+  it('when a server writes more than one line for the request, then that is a finding (its row says one)', () => {
+    expect(auditFindings(all, { sentId: 'r1', headers: { ...helmet, 'x-request-id': 'r1' }, lines: ['incoming r1', 'completed r1'] })).toEqual(['its row says it logs a line per request, but it wrote 2']);
+  });
+
   it('when its log line does not name the request id it sent back, then that is a finding', () => {
     expect(auditFindings(all, { sentId: 'r1', headers: { ...helmet, 'x-request-id': 'r1' }, lines: ['{"msg":"request"}'] })).toEqual(['its log line does not name the request id']);
   });
