@@ -66,6 +66,8 @@ async function runWrk({ url, request, connections, duration, cpu }) {
   if (code !== 0) throw new Error(`wrk exited ${code}: ${err.slice(-300)}`);
   const seconds = r.durationUs / 1e6 || duration;
   const ok = r.requests - r.status;
+  // A sample in which nothing came back is no rate (0 req/s would make a ratio of 0 or infinity): the row fails.
+  if (r.requests === 0) throw new Error(`wrk: no answer came back in ${duration} s (${r.connect + r.read + r.write} socket errors, ${r.timeout} timeouts)`);
   return {
     rps: ok / seconds,
     latencyP50: r.p50Us / 1000,
