@@ -35,6 +35,11 @@ async function auditServer(kind, request, { seedFile }) {
   const server = await startServer(kind, { seedFile, captureStdout: true });
   try {
     const sentId = `bench-audit-${kind}`;
+    // The line of the readiness check may still be on its way: wait until stdout has been still for 200 ms.
+    for (let seen = -1; seen !== server.stdout().length; ) {
+      seen = server.stdout().length;
+      await sleep(200);
+    }
     const before = server.stdout().length;
     const res = await fetch(server.url + request.path, { method: request.method, headers: { ...request.headers, 'x-request-id': sentId }, body: request.body });
     await res.arrayBuffer();
