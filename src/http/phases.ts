@@ -74,9 +74,17 @@ export interface RequestLogFields {
   sub?: string;
 }
 
-/** The per-request line, on the request's child logger (which carries `requestId`); `aborted` only when true. */
-export function logRequest(log: Logger, { aborted, ...fields }: RequestLogFields): void {
-  log.info(aborted ? { ...fields, aborted } : fields, 'request');
+/**
+ * The per-request line, written by the service's logger with `requestId` first among its fields: the same bytes
+ * as the request's child logger writes (a child's bindings come first), without making a child for a request
+ * that logs nothing else. `aborted` only when true.
+ */
+export function logRequest(logger: Logger, requestId: string, { method, path, status, durationMs, aborted, sub }: RequestLogFields): void {
+  if (!logger.isLevelEnabled('info')) return;
+  const line: Record<string, unknown> = { requestId, method, path, status, durationMs };
+  if (sub !== undefined) line.sub = sub;
+  if (aborted) line.aborted = aborted;
+  logger.info(line, 'request');
 }
 
 /**
@@ -110,8 +118,21 @@ function begin(req: Request, res: Response, logger: Logger, metrics: RequestMetr
   metrics?.started();
   const given = req.headers['x-request-id'];
   const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-  const log = logger.child({ requestId });
-  const state: RequestState = { req, res, requestId, log, match: undefined, operation: undefined, principal: undefined, body: undefined, outcome: undefined };
+  // The request's child logger is made when something asks for it: most requests write only the request line.
+  let log: Logger | undefined;
+  const state: RequestState = {
+    req,
+    res,
+    requestId,
+    get log() {
+      return (log ??= logger.child({ requestId }));
+    },
+    match: undefined,
+    operation: undefined,
+    principal: undefined,
+    body: undefined,
+    outcome: undefined,
+  };
   res.locals.state = state;
   res.setHeader('X-Request-Id', requestId);
   const method = req.method;
@@ -119,9 +140,8 @@ function begin(req: Request, res: Response, logger: Logger, metrics: RequestMetr
   res.once('close', () => {
     const elapsedMs = performance.now() - started;
     metrics?.finished(method, path, res.statusCode, elapsedMs / 1000, res);
-    const fields: RequestLogFields = { method, path, status: res.statusCode, durationMs: Math.round(elapsedMs * 1000) / 1000, aborted: !res.writableFinished };
-    if (state.principal) fields.sub = printable(state.principal.subject);
-    logRequest(log, fields);
+    const sub = state.principal ? printable(state.principal.subject) : undefined;
+    logRequest(logger, requestId, { method, path, status: res.statusCode, durationMs: Math.round(elapsedMs * 1000) / 1000, aborted: !res.writableFinished, sub });
   });
   return state;
 }
