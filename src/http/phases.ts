@@ -113,26 +113,37 @@ export function runPhases(phases: Phases, { logger, metrics, connected }: RunOpt
   };
 }
 
+/**
+ * A request's state, a class so that every request's state has one shape (an object literal with a getter does
+ * not keep V8's fast properties). Its child logger is made when something asks for it: most requests write only
+ * the request line, which the service's logger writes (logRequest).
+ */
+class State implements RequestState {
+  match: RequestState['match'] = undefined;
+  operation: RequestState['operation'] = undefined;
+  principal: RequestState['principal'] = undefined;
+  body: unknown = undefined;
+  outcome: RequestState['outcome'] = undefined;
+  private child: Logger | undefined = undefined;
+
+  constructor(
+    readonly req: Request,
+    readonly res: Response,
+    readonly requestId: string,
+    private readonly logger: Logger,
+  ) {}
+
+  get log(): Logger {
+    return (this.child ??= this.logger.child({ requestId: this.requestId }));
+  }
+}
+
 function begin(req: Request, res: Response, logger: Logger, metrics: RequestMetrics | undefined): RequestState {
   const started = performance.now();
   metrics?.started();
   const given = req.headers['x-request-id'];
   const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-  // The request's child logger is made when something asks for it: most requests write only the request line.
-  let log: Logger | undefined;
-  const state: RequestState = {
-    req,
-    res,
-    requestId,
-    get log() {
-      return (log ??= logger.child({ requestId }));
-    },
-    match: undefined,
-    operation: undefined,
-    principal: undefined,
-    body: undefined,
-    outcome: undefined,
-  };
+  const state = new State(req, res, requestId, logger);
   res.locals.state = state;
   res.setHeader('X-Request-Id', requestId);
   const method = req.method;
