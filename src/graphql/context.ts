@@ -20,18 +20,6 @@ export type GraphQLContext = {
   text: TextLimits;
 };
 
-/** `logger` may be given as a function: it is then called (once) when a resolver first asks for the logger. */
-export function createContext(store: Store, logger: Logger | (() => Logger), budget: ResultBudget, text: TextLimits): GraphQLContext {
-  const loaders = createLoaders(store, budget);
-  if (typeof logger !== 'function') return { store, logger, loaders, budget, text };
-  let made: Logger | undefined;
-  return {
-    store,
-    get logger() {
-      return (made ??= logger());
-    },
-    loaders,
-    budget,
-    text,
-  };
+export function createContext(store: Store, logger: Logger, budget: ResultBudget, text: TextLimits): GraphQLContext {
+  return { store, logger, loaders: createLoaders(store, budget), budget, text };
 }

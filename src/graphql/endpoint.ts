@@ -184,7 +184,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
     },
     formatError: masking.formatError,
     parseRequestParams: (req) => req.context.params ?? readParams(req),
-    context: (req) => createContext(req.context.store, () => req.context.log, req.context.budget, text),
+    context: (req) => createContext(req.context.store, req.context.log, req.context.budget, text),
     onOperation: (req, args, result) => {
       const operation = getOperationAST(args.document, args.operationName);
       if (operation) metrics.executed(req.raw.res, operation.operation, operation.name?.value);
@@ -193,7 +193,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
       const { refusal } = req.context.budget;
       if (refusal === NO_TURN) return busy();
       if (refusal) return { data: null, errors: [refusal] };
-      if (result.errors) masking.logUnexpected(result.errors, req.context.log);
+      masking.logUnexpected(result.errors, req.context.log);
       // No data (variables that do not coerce): handed back as a list of GraphQL errors, which graphql-http
       // answers as a request error, 400 for application/graphql-response+json (200 for application/json).
       if (!('data' in result) && result.errors?.length) return result.errors as unknown as ExecutionResult;
@@ -217,8 +217,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
   };
 
   return (req, res) => {
-    // The request's logger is made when a line is written (src/http/phases.ts): most requests write only the request line.
-    const log = (): Logger => stateOf(res)?.log ?? logger;
+    const log = stateOf(res)?.log ?? logger;
     const budget = largeAnswers.budget();
     // The request's turn (if its answer is large) lasts until its answer is written or its connection closes.
     res.once('close', () => budget.done());
@@ -230,13 +229,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
       headers: req.headers,
       body: null,
       raw: req,
-      context: {
-        get log() {
-          return log();
-        },
-        store,
-        budget,
-      },
+      context: { log, store, budget },
     };
     const send = ([body, init]: GraphqlHttpResponse): void => {
       const headers = init.headers as Record<string, string> | undefined;
@@ -253,7 +246,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
       return writeJsonValue(res, init.status, String(res.getHeader('content-type') ?? ''), result, { head, turns });
     };
     const failed = (error: unknown) => {
-      log().error({ error }, 'graphql request failed');
+      log.error({ error }, 'graphql request failed');
       if (res.headersSent) res.destroy();
       else send(transportError(500));
     };
@@ -274,7 +267,7 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
               key,
               principal: stateOf(res)?.principal,
               params,
-              log: log(),
+              log,
               answer: async (tx) => {
                 const context: HookContext = { ...request.context, store: tx };
                 const response = await handle({ ...request, context });
