@@ -4,8 +4,8 @@ import type { LogLevel } from './config';
 /**
  * The service's logger: pino, writing one JSON object per line,
  * `{"level":"info","time":"<ISO>", ...fields, "msg":"..."}`. Errors under `err` or `error` are
- * expanded to `{name, message, stack}`. A request's lines come from its child logger
- * (`state.log`, see src/http/phases.ts), which adds `requestId` to each.
+ * expanded to `{name, message, stack}`. A request's lines carry its `requestId`: the request line is written with
+ * it, and the others come from the request's child logger (`state.log`, made on first use, src/http/phases.ts).
  * Call it pino's way: `log.info({ fields }, 'message')` or `log.info('message')`.
  */
 export type Logger = pino.Logger;

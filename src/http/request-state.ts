@@ -33,7 +33,7 @@ export interface RequestState {
   readonly res: Response;
   /** The request's id (`X-Request-Id`: the client's when it is sane, else a new UUID). */
   readonly requestId: string;
-  /** The request's logger: every line it writes carries `requestId`. */
+  /** The request's logger: every line it writes carries `requestId` (a child of the service's logger, made on first use). */
   readonly log: Logger;
   /** route: the route table's match; undefined when no route answers the path (the dispatch phase's 404). */
   match: RouteMatch | undefined;

@@ -10,9 +10,9 @@ function lines(write: (logger: ReturnType<typeof createLogger>) => void, level: 
 
 describe('the per-request log line', () => {
   const fields = { method: 'GET', path: '/books/"1"\\\n', status: 200, durationMs: 0.125, requestId: 'abc-1' };
-  // The service writes the line on the request's child logger, which carries the request id.
   const { requestId, ...lineFields } = fields;
-  const requestLine = (logger: ReturnType<typeof createLogger>, aborted: boolean) => logRequest(logger.child({ requestId }), { ...lineFields, aborted });
+  const requestLine = (logger: ReturnType<typeof createLogger>, aborted: boolean, sub?: string) => logRequest(logger, requestId, { ...lineFields, aborted, sub });
+  const withoutTime = (line: string) => line.replace(/"time":"[^"]*"/, '"time":""');
 
   it('when a request is logged, then it is one JSON line with the same fields as info("request", ...)', () => {
     const [fast] = lines((logger) => requestLine(logger, false));
@@ -21,6 +21,17 @@ describe('the per-request log line', () => {
     expect({ ...fast, time: undefined }).toEqual({ ...slow, time: undefined });
     expect(fast.path).toBe('/books/"1"\\\n');
     expect('aborted' in fast).toBe(false);
+  });
+
+  it('when a request is logged, then its line has the bytes of the same fields written by the request\'s child logger', () => {
+    for (const [aborted, sub] of [[false, undefined], [true, undefined], [false, 'alice'], [true, 'alice']] as const) {
+      const out: string[] = [];
+      const logger = createLogger('info', (line) => out.push(withoutTime(line)));
+      requestLine(logger, aborted, sub);
+      logger.child({ requestId }).info({ ...lineFields, ...(sub === undefined ? {} : { sub }), ...(aborted ? { aborted } : {}) }, 'request');
+      expect(out).toHaveLength(2);
+      expect(out[0]).toBe(out[1]);
+    }
   });
 
   it('when the client went away, then the line says aborted: true', () => {
