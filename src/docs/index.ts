@@ -5,7 +5,7 @@ import { stringify } from 'yaml';
 import { notFound } from '../http/errors';
 import { JSON_TYPE, sendText, TEXT_TYPE } from '../http/send';
 import type { OwnRoute } from '../http/routes';
-import { loadGraphqlSdl, openapiPath, type OpenApiDocument } from '../spec';
+import { loadGraphqlSdl, openapiPath, projectRoot, type OpenApiDocument } from '../spec';
 import { docAssets, publicDir } from './assets';
 import { setCommonHeaders, setPageHeaders } from './headers';
 
@@ -46,6 +46,14 @@ function specText(openapi: OpenApiDocument, root: string, render: (doc: OpenApiD
 
 const ASSETS = '/docs/assets/';
 
+/**
+ * The conventions every operation follows (docs/contract.md), served as its Markdown source in plain text (every
+ * browser shows it) at `/docs/contract.md`: the page Swagger UI's opening summary links to, so the link works
+ * offline and under a mount path, with nothing fetched from elsewhere.
+ */
+const CONTRACT_PAGE = '/docs/contract.md';
+const contractPath = path.join(projectRoot, 'docs', 'contract.md');
+
 /** The docs answer GET (and HEAD) only; the route table answers OPTIONS and the 405s. */
 const METHODS = ['GET', 'HEAD'];
 
@@ -68,10 +76,12 @@ export function docsRoutes(openapi: OpenApiDocument, served?: { doc: OpenApiDocu
   };
   const route = (path: string, handler: RequestHandler): OwnRoute => ({ path, methods: METHODS, label: 'docs', handler });
   const docsPage = page('docs.html');
+  const contract = readFileSync(contractPath, 'utf8');
   return [
     route('/docs', docsPage),
-    // Everything below /docs/ is the docs' own: the assets, and a 404 for any other name.
+    // Everything below /docs/ is the docs' own: the conventions, the assets, and a 404 for any other name.
     route('/docs/', (req, res, next) => {
+      if (req.path.replace(/\/$/, '') === CONTRACT_PAGE) return text(TEXT_TYPE, () => contract)(req, res, next);
       const file = req.path.startsWith(ASSETS) ? assets.get(req.path.slice(ASSETS.length).replace(/\/$/, '')) : undefined;
       if (!file) return next(notFound(req));
       setCommonHeaders(res);
