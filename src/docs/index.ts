@@ -52,7 +52,15 @@ const ASSETS = '/docs/assets/';
  * offline and under a mount path, with nothing fetched from elsewhere.
  */
 const CONTRACT_PAGE = '/docs/contract.md';
-const contractPath = path.join(projectRoot, 'docs', 'contract.md');
+
+/** docs/contract.md's text; undefined where the service runs without its docs (a copy of its code and specs alone), which then answers the page's 404. */
+function contractPage(): string | undefined {
+  try {
+    return readFileSync(path.join(projectRoot, 'docs', 'contract.md'), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
 
 /** The docs answer GET (and HEAD) only; the route table answers OPTIONS and the 405s. */
 const METHODS = ['GET', 'HEAD'];
@@ -76,12 +84,12 @@ export function docsRoutes(openapi: OpenApiDocument, served?: { doc: OpenApiDocu
   };
   const route = (path: string, handler: RequestHandler): OwnRoute => ({ path, methods: METHODS, label: 'docs', handler });
   const docsPage = page('docs.html');
-  const contract = readFileSync(contractPath, 'utf8');
+  const contract = contractPage();
   return [
     route('/docs', docsPage),
     // Everything below /docs/ is the docs' own: the conventions, the assets, and a 404 for any other name.
     route('/docs/', (req, res, next) => {
-      if (req.path.replace(/\/$/, '') === CONTRACT_PAGE) return text(TEXT_TYPE, () => contract)(req, res, next);
+      if (contract !== undefined && req.path.replace(/\/$/, '') === CONTRACT_PAGE) return text(TEXT_TYPE, () => contract)(req, res, next);
       const file = req.path.startsWith(ASSETS) ? assets.get(req.path.slice(ASSETS.length).replace(/\/$/, '')) : undefined;
       if (!file) return next(notFound(req));
       setCommonHeaders(res);
