@@ -51,7 +51,7 @@ const tracked = () =>
 
 /** Markdown link targets with an anchor: `](page.md#anchor)` and `](#anchor)`, resolved from the naming file. */
 const LINK = /\]\(([\w./-]*\.md)?#([^)\s]+)\)/g;
-/** A doc named with a section title: `docs/x.md, "Title"`, `docs/x.md ("Title")`, `docs/x.md "Title"`. */
+/** A doc named with a section title: `docs/operating.md, "Logs"`, `docs/operating.md ("Logs")` or `docs/operating.md "Logs"`. */
 const CITED = /((?:docs\/[\w/-]+|README)\.md),? \(?"([^"]+)"/g;
 
 describe('sections named in docs, code and messages', () => {
