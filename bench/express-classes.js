@@ -4,7 +4,7 @@
 // GET /books/{id} served by createHttpServer (requests and responses born with the app's classes) against the
 // same app on a plain http.createServer, alternating rounds on one keep-alive connection each, the process's CPU
 // time per request. Prints the median plain/fast ratio and its range: above 1 the trick pays. A measurement, not
-// a test (docs/design.md, "Speed tricks"): on a busy machine the rounds spread, and only a quiet run says anything.
+// a test (docs/maintainers/design.md, "Speed tricks"): on a busy machine the rounds spread, and only a quiet run says anything.
 const { Agent, createServer, request } = require('node:http');
 const path = require('node:path');
 const { summary } = require('./lib/stats');

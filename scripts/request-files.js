@@ -1,7 +1,7 @@
 'use strict';
 // node scripts/request-files.js [--store=memory|sqlite] [--new-connection] [--graphql=QUERY | path]: the files under
 // src/ whose code runs for one request, after warm-up, on a kept-alive connection (with --new-connection: on a
-// connection of its own), read from V8's precise coverage (docs/design.md,
+// connection of its own), read from V8's precise coverage (docs/maintainers/design.md,
 // "The path of a request"). The request is `GET path` (default /books/1), or with --graphql a `POST /graphql` of
 // QUERY (`--graphql` alone: `{ books { id title } }`). Runs the built service (npm run build first): the store
 // asked for (default memory; sqlite in a fresh file of a temporary folder, the default store of `npm start`),

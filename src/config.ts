@@ -357,7 +357,7 @@ export function loadConfig(env: Env = process.env): Config {
     auth: auth(env),
   };
   if (config.workers > 1 && config.store !== 'postgres') {
-    const why = config.store === 'memory' ? 'the in-memory store cannot be shared between processes' : 'the SQLite store is served by one process (docs/storage.md)';
+    const why = config.store === 'memory' ? 'the in-memory store cannot be shared between processes' : 'the SQLite store is served by one process (docs/operating.md, "Where the data lives")';
     throw new ConfigError(`WORKERS=${config.workers} needs DATABASE_URL (PostgreSQL): ${why}`);
   }
   if (config.headersTimeoutMs > config.requestTimeoutMs) {

@@ -20,7 +20,7 @@ function serialiseError(value: unknown): unknown {
 
 /**
  * pino's `stdTimeFunctions.isoTime`, formatted at most once per millisecond (many lines share one); measured in
- * docs/design.md ("Speed tricks").
+ * docs/maintainers/design.md ("Speed tricks").
  */
 function isoTimeCached(): () => string {
   let lastMs = -1;

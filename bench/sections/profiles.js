@@ -55,7 +55,7 @@ module.exports = {
 CPU. *Self time* is time in the function itself; an *area* (an npm package, a file of this service, a part of Node) is
 *on the stack* when any of its functions is, so those shares overlap. Time no function carries, such as a request
 object that lost V8's fast properties, shows here only as a little more everywhere: \`node bench/compare.js\`, which
-measures two builds against each other, is how such costs are found (see docs/design.md).`;
+measures two builds against each other, is how such costs are found (see docs/maintainers/design.md).`;
     return [intro, ...profiles.map((p) => (p.failed ? `### ${p.title}\n\nNot profiled: ${p.failed}` : profileTables(p)))].join('\n\n');
   },
 };

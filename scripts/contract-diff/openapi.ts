@@ -1,5 +1,5 @@
 // The OpenAPI side of the breaking-change gate: a small classifier over two OpenAPI 3.1 documents.
-// (No maintained npm diff library handles 3.1 and classifies by direction; see docs/changing-the-contract.md, "Why a small classifier for OpenAPI".)
+// (No maintained npm diff library handles 3.1 and classifies by direction; see docs/maintainers/contract-gate.md, "Why a small classifier for OpenAPI".)
 //
 // Direction matters. A request schema that accepts less breaks clients (they send what used to be
 // valid); a response schema that may now carry more breaks clients (they receive what they did not

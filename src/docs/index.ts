@@ -5,7 +5,7 @@ import { stringify } from 'yaml';
 import { notFound } from '../http/errors';
 import { JSON_TYPE, sendText, TEXT_TYPE } from '../http/send';
 import type { OwnRoute } from '../http/routes';
-import { loadGraphqlSdl, openapiPath, type OpenApiDocument } from '../spec';
+import { loadGraphqlSdl, openapiPath, projectRoot, type OpenApiDocument } from '../spec';
 import { docAssets, publicDir } from './assets';
 import { setCommonHeaders, setPageHeaders } from './headers';
 
@@ -46,6 +46,22 @@ function specText(openapi: OpenApiDocument, root: string, render: (doc: OpenApiD
 
 const ASSETS = '/docs/assets/';
 
+/**
+ * The conventions every operation follows (docs/contract.md), served as its Markdown source in plain text (every
+ * browser shows it) at `/docs/contract.md`: the page Swagger UI's opening summary links to, so the link works
+ * offline and under a mount path, with nothing fetched from elsewhere.
+ */
+const CONTRACT_PAGE = '/docs/contract.md';
+
+/** docs/contract.md's text; undefined where the service runs without its docs (a copy of its code and specs alone), which then answers the page's 404. */
+function contractPage(): string | undefined {
+  try {
+    return readFileSync(path.join(projectRoot, 'docs', 'contract.md'), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 /** The docs answer GET (and HEAD) only; the route table answers OPTIONS and the 405s. */
 const METHODS = ['GET', 'HEAD'];
 
@@ -68,10 +84,12 @@ export function docsRoutes(openapi: OpenApiDocument, served?: { doc: OpenApiDocu
   };
   const route = (path: string, handler: RequestHandler): OwnRoute => ({ path, methods: METHODS, label: 'docs', handler });
   const docsPage = page('docs.html');
+  const contract = contractPage();
   return [
     route('/docs', docsPage),
-    // Everything below /docs/ is the docs' own: the assets, and a 404 for any other name.
+    // Everything below /docs/ is the docs' own: the conventions, the assets, and a 404 for any other name.
     route('/docs/', (req, res, next) => {
+      if (contract !== undefined && req.path.replace(/\/$/, '') === CONTRACT_PAGE) return text(TEXT_TYPE, () => contract)(req, res, next);
       const file = req.path.startsWith(ASSETS) ? assets.get(req.path.slice(ASSETS.length).replace(/\/$/, '')) : undefined;
       if (!file) return next(notFound(req));
       setCommonHeaders(res);

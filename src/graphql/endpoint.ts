@@ -115,7 +115,7 @@ function refusalReason(errors: readonly GraphQLError[]): RefusalReason {
  * result, which graphql-http serialises with a replacer function called for every value (to hide
  * non-GraphQL Error objects, which a result without errors does not hold): the endpoint serialises it
  * with a plain `JSON.stringify`, or, for a large answer, in chunks as the client reads it
- * (src/http/json-stream.ts). docs/design.md ("GraphQL execution") says what that saves.
+ * (src/http/json-stream.ts). docs/maintainers/design.md ("GraphQL execution") says what that saves.
  */
 export function graphqlEndpoint({ store, config, logger, resolvers, schemaOptions, metrics = NO_GRAPHQL_METRICS, idempotencyKey, turns, auth, text }: GraphqlEndpointDeps): RequestHandler {
   const schema = buildSchema(resolvers, schemaOptions);

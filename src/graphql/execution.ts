@@ -37,7 +37,7 @@ export interface Executor {
 
 /**
  * Runs operations with graphql-js, and hot read-only operations from a compiled form (graphql-jit),
- * which does the same work without graphql-js's per-field interpretation (measured in docs/design.md,
+ * which does the same work without graphql-js's per-field interpretation (measured in docs/maintainers/design.md,
  * "Speed tricks"). graphql-js stays the reference:
  *
  * - Validation is unchanged (done before this, by graphql-js, with the limits).

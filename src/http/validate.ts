@@ -51,7 +51,7 @@ function options(apiSpec: OpenApiDocument): Parameters<typeof OpenApiValidator.m
 // request; the validator's lookup (`lookupRoute` in its metadata middleware) would match it again, compiling
 // a path-to-regexp for each spec path it tries, and its path-params and metadata middlewares add a promise hop
 // each. No public option skips the lookup and keeps the validation (`ignorePaths` skips both). The cost of the
-// lookup, measured against this hand-off, is in docs/design.md ("Speed tricks").
+// lookup, measured against this hand-off, is in docs/maintainers/design.md ("Speed tricks").
 //
 // How: the validator's middlewares, as `middleware()` returns them, are told apart by the names 5.x gives
 // them: the lookup (`pathParamsMiddleware`, `metadataMiddleware`), the security step (`securityMiddleware`) and

@@ -10,7 +10,7 @@
  * last `quietMs`), the turns are theirs: no answer builds and no list read starts (`start`), except one of
  * each every `holdMs`, so that a steady stream of new connections slows the big answers without stopping them.
  * Otherwise a turn lets `perTurn` answers build and `perTurn` list reads start.
- * What each choice was measured to do under `npm run test:load` is in docs/design.md ("The path of a
+ * What each choice was measured to do under `npm run test:load` is in docs/maintainers/design.md ("The path of a
  * request", the write phase).
  */
 export class WriteTurns {

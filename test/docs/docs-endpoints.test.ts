@@ -67,6 +67,28 @@ describe('GET /docs (Swagger UI)', () => {
   });
 });
 
+describe('what Swagger UI opens on (openapi.yaml info.description)', () => {
+  it('when /docs opens, then the spec\'s description is a summary of a few lines whose link to the conventions this service serves', async () => {
+    const { http } = makeApp();
+    const { description } = (await http.get('/openapi.json').expect(200)).body.info as { description: string };
+    expect(description.trim().split('\n').length).toBeLessThanOrEqual(10);
+    const links = [...description.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]);
+    expect(links).toEqual(['docs/contract.md']);
+    // Swagger UI is the page /docs: a relative link resolves against it, under any mount path.
+    const target = new URL(links[0], 'http://localhost/docs').pathname;
+    const page = await http.get(target).expect(200).expect('Content-Type', 'text/plain; charset=utf-8');
+    expect(page.text).toBe(readFileSync(path.join(projectRoot, 'docs', 'contract.md'), 'utf8'));
+    expect(page.text).toMatch(/^# The contract\n/);
+    expect((await http.get(`${target}/`).expect(200)).text).toBe(page.text); // one trailing slash is ignored, as everywhere
+  });
+
+  it('when another page below /docs/ is asked for, then it is a 404: the conventions are the one document served', async () => {
+    const { http } = makeApp();
+    await http.get('/docs/settings.md').expect(404).expect('Content-Type', /application\/json/);
+    await http.get('/docs/contract.md.bak').expect(404);
+  });
+});
+
 describe('GET /docs/assets/{name}', () => {
   it('when the name is not on the allow-list, then it answers 404 in the JSON error format', async () => {
     const { http } = makeApp();

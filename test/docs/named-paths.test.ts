@@ -11,7 +11,7 @@ import { projectRoot } from '../../src/spec';
  *   of shell scripts, YAML and .env files;
  * - the whole text of Markdown files and of the two specs (their descriptions are docs).
  * A path is named from the repository root when it starts with one of the repository's top-level folders
- * (`src/http/routes.ts`, `docs/storage.md#drivers`), or relative to the file that names it when it starts with
+ * (`src/http/routes.ts`, `docs/maintainers/storage.md#drivers`), or relative to the file that names it when it starts with
  * `./` or `../` (in a comment, or as a Markdown link's target). A path with a placeholder in it
  * (`test/rest/<resource>.test.ts`) is checked up to the placeholder.
  */

@@ -14,7 +14,7 @@ const HELMET_HEADERS = [
 /**
  * The speed tricks of src/http/perf/, each checked through the real app, so an upgrade of
  * express or helmet that switches one off turns this red. What each trick saves is a measurement, not a test
- * (docs/design.md, "Speed tricks"): nothing here depends on timing. The express classes are checked where
+ * (docs/maintainers/design.md, "Speed tricks"): nothing here depends on timing. The express classes are checked where
  * requests are born (test/http-server.test.ts) and measured with `node bench/express-classes.js`.
  */
 describe('speed tricks, through the real createApp / createHttpServer', () => {

@@ -18,7 +18,7 @@ type ResponseClass = typeof ServerResponse;
  *   separate store, and the first property added by a computed key (Node's own `res[kUniqueHeaders]`)
  *   turned them into dictionaries. Classes that extend Node's get the room Node's own objects get.
  *
- * Both are measured in docs/design.md ("Speed tricks"), with the commands that measure them again.
+ * Both are measured in docs/maintainers/design.md ("Speed tricks"), with the commands that measure them again.
  *
  * The classes' prototypes sit between the instances and the prototypes express made for the app, and
  * become the app's `request` and `response`: the chain is express's own with one empty link, and
@@ -29,7 +29,7 @@ type ResponseClass = typeof ServerResponse;
  *
  * Speed trick (fenced in src/http/perf/). Guarded by test/http-server.test.ts (requests and responses have
  * the app's prototypes when the server's `request` event fires, before express runs); what it saves is
- * measured by `node bench/express-classes.js` (docs/design.md, "Speed tricks").
+ * measured by `node bench/express-classes.js` (docs/maintainers/design.md, "Speed tricks").
  */
 export function expressClasses(app: Express): { IncomingMessage: RequestClass; ServerResponse: ResponseClass } {
   if (!ownClassOf(app.request) || !ownClassOf(app.response)) {

@@ -4,7 +4,7 @@ import { createSqliteStore } from '../sqlite';
 import type { SeedSource, Store } from '../types';
 
 /**
- * The store for demos and tests: SQLite in this process's memory (docs/storage.md, "In memory"), the same engine as
+ * The store for demos and tests: SQLite in this process's memory (docs/maintainers/storage.md, "In memory"), the same engine as
  * the SQLite store's, on one connection and no file: nothing survives the process. Synchronous to make.
  */
 export function createMemoryStore(seed: SeedSource, model?: ContractModel, queryLimits?: QueryLimits): Store {

@@ -19,7 +19,7 @@ export type AnyDb = Record<string, Record<string, unknown>>;
 /**
  * What differs between SQLite and PostgreSQL in the statements: the SQL each compiles to, how values are bound and read
  * back, a few quirks. Kysely builds and compiles only (a Kysely instance on a DummyDriver, as its documentation shows);
- * the stores run the SQL on their own connections (docs/design.md, "The query engine").
+ * the stores run the SQL on their own connections (docs/maintainers/design.md, "The query engine").
  */
 export interface Dialect {
   readonly name: 'sqlite' | 'postgres';

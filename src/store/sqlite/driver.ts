@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
  * The seam between the SQLite store and the library that runs SQLite. Two fit, with near-identical
  * synchronous APIs: `node:sqlite` (built into Node 22.13+ and 24, no dependency) and `better-sqlite3`
  * (a native addon that npm builds at install; installed on Node 20 only, by packages/node20-sqlite). The store
- * uses only what this file declares, so either serves it unchanged. Why the order: docs/storage.md.
+ * uses only what this file declares, so either serves it unchanged. Why the order: docs/maintainers/storage.md.
  */
 
 /** A value SQLite binds: booleans are stored as 0/1 by the store, never bound as they are. */
@@ -33,14 +33,14 @@ export interface Driver {
 /** Thrown when no driver can run here: the message says what to do, in one line. */
 export class NoDriverError extends Error {}
 
-/** better-sqlite3 first where it runs (it reads many rows faster: docs/storage.md, "Drivers"); node:sqlite elsewhere. */
+/** better-sqlite3 first where it runs (it reads many rows faster: docs/maintainers/storage.md, "Drivers"); node:sqlite elsewhere. */
 export const DRIVER_ORDER: readonly DriverName[] = ['better-sqlite3', 'node:sqlite'];
 
 const load = createRequire(__filename);
 
 /**
  * node:sqlite, through Node's public `getBuiltinModule`. Node 22 warns "experimental" on stderr at its first load;
- * `npm start` passes `--disable-warning=ExperimentalWarning` (docs/storage.md, "Drivers").
+ * `npm start` passes `--disable-warning=ExperimentalWarning` (docs/maintainers/storage.md, "Drivers").
  */
 function loadNodeSqlite(): { DatabaseSync: new (file: string) => Connection } | undefined {
   // Absent before Node 22.13 (22.5-22.12 have it behind --experimental-sqlite only): getBuiltinModule answers undefined.

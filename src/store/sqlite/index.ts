@@ -24,7 +24,7 @@ export interface SqliteStoreOptions extends StoreOptions {
 /** The SQLite store, and the driver it runs on. */
 export type SqliteStore = Store & { readonly driver: Driver['name'] };
 
-/** The SQLite store (docs/storage.md): the data in one file, or in memory. Opening it is synchronous; one process per file (lock.ts). */
+/** The SQLite store (docs/maintainers/storage.md): the data in one file, or in memory. Opening it is synchronous; one process per file (lock.ts). */
 export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const driver = typeof options.driver === 'object' ? options.driver : loadDriver(options.driver);
   const tables = [...(options.model ?? specModel()).resources.values()].map(tableOf);

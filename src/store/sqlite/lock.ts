@@ -2,7 +2,7 @@ import type { Connection, Driver } from './driver';
 import { sqliteCode, StoreSetupError } from './errors';
 
 /**
- * One service process per SQLite file (docs/storage.md, "One process per file"): the store holds SQLite's own exclusive
+ * One service process per SQLite file (docs/maintainers/storage.md, "One process per file"): the store holds SQLite's own exclusive
  * lock on a companion file (`<file>.lock`) from open to close, which the system drops when the process ends, however.
  */
 export function lockFile(driver: Driver, dataFile: string): Connection {

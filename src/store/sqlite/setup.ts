@@ -10,7 +10,7 @@ import { lockFile } from './lock';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
 
 /**
- * Durability (docs/storage.md): WAL and `synchronous = FULL`, so COMMIT returns once the log is on disk: an acknowledged
+ * Durability (docs/maintainers/storage.md): WAL and `synchronous = FULL`, so COMMIT returns once the log is on disk: an acknowledged
  * write survives a crash or a power loss; one not committed is rolled back whole.
  */
 const WRITER_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF';

@@ -16,7 +16,7 @@ interface Job {
 
 /**
  * The store's one writing connection: writes queued while the event loop is busy run in one transaction, one COMMIT
- * (one fsync) for all, each write's promise settled after it (docs/storage.md, "Creates share commits").
+ * (one fsync) for all, each write's promise settled after it (docs/maintainers/storage.md, "Creates share commits").
  * - A plain write is synchronous, its one change its last statement: check and write with nothing in between. A failed
  *   statement (a constraint) is undone alone: that write is refused, the batch goes on.
  * - Keyed work (store.idempotent) is asynchronous: alone, in a savepoint of the batch; `keep` false or a throw rolls it back.
