@@ -13,8 +13,9 @@ const PAGING = new Set(['limit', 'offset', 'after']);
 export function listQuery(params: Record<string, unknown>): ListQuery {
   const where: Condition[] = [];
   let sort: SortKey[] | undefined;
-  for (const [name, value] of Object.entries(params)) {
+  for (const name in params) {
     if (PAGING.has(name)) continue;
+    const value = params[name];
     if (name === 'sort') {
       const seen = new Set<string>();
       sort = [];
@@ -30,5 +31,12 @@ export function listQuery(params: Record<string, unknown>): ListQuery {
   }
   where.sort((a, b) => (a.field === b.field ? (a.op < b.op ? -1 : 1) : a.field < b.field ? -1 : 1));
   const { limit, offset, after } = params as { limit?: number; offset?: number; after?: string };
-  return { ...(where.length ? { where } : {}), ...(sort ? { sort } : {}), ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }), ...(after === undefined ? {} : { after }) };
+  // Only the parts asked for, always in this order (the query's JSON is a cache key and part of a list's ETag).
+  const query: { -readonly [K in keyof ListQuery]: ListQuery[K] } = {};
+  if (where.length) query.where = where;
+  if (sort) query.sort = sort;
+  if (limit !== undefined) query.limit = limit;
+  if (offset !== undefined) query.offset = offset;
+  if (after !== undefined) query.after = after;
+  return query;
 }

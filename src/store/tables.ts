@@ -11,10 +11,15 @@ export interface ColumnDef extends FieldModel {
   readonly folds?: string;
 }
 
-/** An index the contract's queries need: on a filterable or sortable field, then id (the order ties take). */
+/**
+ * An index the contract's queries need: on a filterable or sortable field, then id (the order ties take). A sortable
+ * field has a second one, `descending`, on the field then `-id`: read backwards, it is the order of a descending sort
+ * (the field going down, ties by id going up), so a page of that sort is a range of the index (sql/conditions.ts).
+ */
 export interface IndexDef {
   readonly name: string;
   readonly column: ColumnDef;
+  readonly descending?: boolean;
 }
 
 /** How one collection's records map onto its table, both SQL stores alike. */
@@ -39,6 +44,10 @@ const PG_TYPES: Record<FieldKind, ColumnDef['type']> = { text: 'text', integer: 
 export const foldColumn = (column: string): string => `_fold_${column}`;
 /** The prefix of the indexes the store makes for queries (and drops when the contract no longer asks for them). */
 export const INDEX_PREFIX = 'q_';
+/** The end of the name of a field's index for descending sorts (IndexDef.descending). */
+const DESCENDING_SUFFIX = '_desc';
+/** The tie-breaking column of a query index: `id`, or `-id` in one for descending sorts. */
+export const indexTail = (index: IndexDef): string => (index.descending ? '(-id)' : 'id');
 
 /** The table of a collection of the model. */
 export function tableOf(resource: ResourceModel): TableDef {
@@ -47,7 +56,12 @@ export function tableOf(resource: ResourceModel): TableDef {
   const folds = columns
     .filter((c) => FOLDING.some((op) => filters.get(c.field)?.has(op)))
     .map((c): ColumnDef => ({ name: foldColumn(c.column), field: foldColumn(c.column), column: foldColumn(c.column), kind: 'text', type: 'text', small: false, required: false, nullable: true, folds: c.field }));
-  const indexes = columns.filter((c) => filters.has(c.field) || sortable.has(c.field)).map((column) => ({ name: `${INDEX_PREFIX}${resource.name}_${column.column}`, column }));
+  const indexes = columns
+    .filter((c) => filters.has(c.field) || sortable.has(c.field))
+    .flatMap((column): IndexDef[] => {
+      const name = `${INDEX_PREFIX}${resource.name}_${column.column}`;
+      return sortable.has(column.field) && column.required && !column.nullable ? [{ name, column }, { name: `${name}${DESCENDING_SUFFIX}`, column, descending: true }] : [{ name, column }];
+    });
   const plain = resource.aliases.size === 0 && columns.every((c) => c.required && !c.nullable);
   return { name: resource.name, resource, columns, folds, indexes, ...(plain ? {} : { shape: recordShaper(resource) }) };
 }

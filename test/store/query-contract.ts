@@ -221,6 +221,11 @@ export function queryContract(makeStore: (seed: SeedData, model: ContractModel) 
 
     it.each([
       ['id order', {}],
+      // Sorts one way on fields every record has: where a page starts is one row-value comparison (sql/conditions.ts).
+      ['-pages (ties)', { sort: [{ field: 'pages', desc: true }] }],
+      ['pages >= 120 (ties)', { sort: [{ field: 'pages', desc: false }], where: [{ field: 'pages', op: 'gte', value: 120 }] }],
+      ['-title (code points)', { sort: [{ field: 'title', desc: true }] }],
+      ['-pages,-title', { sort: [{ field: 'pages', desc: true }, { field: 'title', desc: true }] }],
       ['-pages,title', { sort: [{ field: 'pages', desc: true }, { field: 'title', desc: false }] }],
       ['subtitle (some records have none)', { sort: [{ field: 'subtitle', desc: false }] }],
       ['-subtitle, pages >= 120', { sort: [{ field: 'subtitle', desc: true }], where: [{ field: 'pages', op: 'gte', value: 120 }] }],

@@ -1,5 +1,5 @@
 import { literal as sqlLiteral, RECORDS, type Change, type FollowPart, type Statement } from '../follow';
-import { INDEX_PREFIX, writtenColumns, type ColumnDef, type IndexDef, type TableDef } from '../tables';
+import { indexTail, INDEX_PREFIX, writtenColumns, type ColumnDef, type IndexDef, type TableDef } from '../tables';
 import { collectionTriggers } from './migrations';
 import { ident } from './pool';
 
@@ -52,8 +52,8 @@ function seed(table: TableDef): Statement[] {
 }
 
 /** A query index: text by code point, as lists compare and sort it (sql/dialect.ts), then id. */
-const indexSql = (table: TableDef, { name, column }: IndexDef) =>
-  `CREATE INDEX IF NOT EXISTS ${ident(name)} ON ${ident(table.name)} (${ident(column.column)}${column.kind === 'text' ? ' COLLATE "C"' : ''}, id);`;
+const indexSql = (table: TableDef, index: IndexDef) =>
+  `CREATE INDEX IF NOT EXISTS ${ident(index.name)} ON ${ident(table.name)} (${ident(index.column.column)}${index.column.kind === 'text' ? ' COLLATE "C"' : ''}, ${indexTail(index)});`;
 
 /** A default as an SQL literal (JSON as jsonb). */
 const literal = (column: ColumnDef) => (column.kind === 'json' && column.default != null ? `${sqlLiteral(column, JSON.stringify(column.default))}::jsonb` : sqlLiteral(column));

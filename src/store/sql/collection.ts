@@ -75,8 +75,10 @@ export class SqlCollection<T extends { id: number }> implements Collection<T> {
       // The first row holds the total and the version, the others a record each (after their place in the answer).
       const meta = rows[0] as Row & unknown[];
       const [total, version] = Array.isArray(meta) ? [Number(meta.at(-2)), String(meta.at(-1))] : [Number(meta[TOTAL]), String(meta[VERSION])];
-      const items: T[] = new Array(rows.length - 1);
-      for (let i = 1; i < rows.length; i += 1) items[i - 1] = this.record(rows[i], 1);
+      // Filled by push, never preallocated: a preallocated array stays "holey" in V8, and JSON.stringify takes its
+      // slow path (a property lookup per element) for holey arrays when the page is written.
+      const items: T[] = [];
+      for (let i = 1; i < rows.length; i += 1) items.push(this.record(rows[i], 1));
       const result: Omit<ListResult<T>, 'items'> = { version, ...(query.after === undefined ? { total } : {}) };
       if (cursorPage) {
         if (items.length > wanted) {

@@ -43,15 +43,34 @@ export function condition(dialect: Dialect, column: ColumnDef, { op, value }: Co
 /** A sort key's column (`id`'s is its own: required, an integer). */
 export type Keyed = SortKey & { column: ColumnDef };
 
+/** A sort key's column, as it compares. */
+const keyRef = (dialect: Dialect, { column }: Keyed, from?: string) => compared(dialect, column, ref(column.field === 'id' ? 'id' : from ? column.field : column.column, from));
+
+/**
+ * The direction of a sort whose keys all go one way, on fields every record has (id last, going up): then the sort is
+ * read as one direction throughout, with `-id` going down in place of `id` going up when the keys go down. A range of
+ * a query index (tables.ts: the field then `id`, or then `-id`) is then exactly a page, and where a page starts is one
+ * row-value comparison that bounds the index scan. Undefined for any other sort.
+ */
+function oneWay(keys: readonly Keyed[]): 'up' | 'down' | undefined {
+  const fields = keys.slice(0, -1);
+  const desc = fields[0]?.desc ?? false;
+  return fields.every((k) => k.desc === desc && k.column.required && !k.column.nullable) ? (desc ? 'down' : 'up') : undefined;
+}
+
 /**
  * ORDER BY for `keys` (id last). A field with no value sorts as if above every value, on every store: last going up,
- * first going down (PostgreSQL's default; SQLite is told so).
+ * first going down (PostgreSQL's default; SQLite is told so). A sort one way down orders by `-id` going down, the
+ * same order as `id` going up, as the index for it holds it.
  */
 export function orderBy(dialect: Dialect, keys: readonly Keyed[], from?: string): RawBuilder<unknown> {
+  const down = oneWay(keys) === 'down';
   return sql.join(
-    keys.map(({ column, desc }) => {
+    keys.map((key, i) => {
+      if (down && i === keys.length - 1) return sql`-${keyRef(dialect, key, from)} DESC`;
+      const { column, desc } = key;
       const nulls = column.required && !column.nullable ? '' : desc ? ' NULLS FIRST' : ' NULLS LAST';
-      return sql`${compared(dialect, column, ref(column.field === 'id' ? 'id' : from ? column.field : column.column, from))}${sql.raw(desc ? ' DESC' : '')}${sql.raw(nulls)}`;
+      return sql`${keyRef(dialect, key, from)}${sql.raw(desc ? ' DESC' : '')}${sql.raw(nulls)}`;
     }),
   );
 }
@@ -63,6 +82,15 @@ export function orderBy(dialect: Dialect, keys: readonly Keyed[], from?: string)
  * first key leads, so an index on it serves the search.
  */
 export function after(dialect: Dialect, keys: readonly Keyed[], values: readonly unknown[], bind: Bind): Expression<unknown> {
+  const way = oneWay(keys);
+  if (way && keys.length > 1) {
+    // `(k1, ..., id) > (v1, ..., i)` going up; `(k1, ..., -id) < (v1, ..., -i)` going down.
+    const down = way === 'down';
+    const id = keys.length - 1;
+    const left = keys.map((key, i) => (down && i === id ? sql`-${keyRef(dialect, key)}` : keyRef(dialect, key)));
+    const right = values.map((value, i) => bind(dialect.bind(keys[i].column, down && i === id ? -(value as number) : value)));
+    return sql`(${sql.join(left)}) ${sql.raw(down ? '<' : '>')} (${sql.join(right)})`;
+  }
   const v = values.map((value, i) => (value === null ? null : bind(dialect.bind(keys[i].column, value))));
   const at = (i: number) => compared(dialect, keys[i].column, ref(keys[i].column.column));
   const optional = (i: number) => !(keys[i].column.required && !keys[i].column.nullable);

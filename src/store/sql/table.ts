@@ -50,6 +50,8 @@ export class TableSql {
   private readonly select: RawBuilder<unknown>[];
   private readonly shapes = new Map<string, Compiled>();
   private readonly columns: Map<string, ColumnDef>;
+  /** The columns a write sets (the record's and the lower-cased copies), by field. */
+  private readonly writable: Map<string, ColumnDef>;
 
   constructor(
     readonly def: TableDef,
@@ -58,6 +60,7 @@ export class TableSql {
     private readonly qualified: string,
   ) {
     this.columns = new Map(def.columns.map((c) => [c.field, c]));
+    this.writable = new Map(writtenColumns(def).map((c) => [c.field, c]));
     this.select = [sql.ref('id') as RawBuilder<unknown>, ...def.columns.map((c) => (c.column === c.field ? sql.ref(c.column) : sql`${sql.ref(c.column)} AS ${sql.ref(c.field)}`) as RawBuilder<unknown>)];
     const from = this.from();
     this.byId = compile(from.where('id', '=', new Slot(0)));
@@ -88,7 +91,7 @@ export class TableSql {
   }
 
   private written(field: string): ColumnDef {
-    return writtenColumns(this.def).find((c) => c.field === field)!;
+    return this.writable.get(field)!;
   }
 
   /** A written field's value as the database binds it. */

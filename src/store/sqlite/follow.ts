@@ -1,7 +1,7 @@
 import type { FieldKind } from '../model';
 import { literal as sqlLiteral, RECORDS, type Change, type FollowPart, type Statement, type Steps } from '../follow';
 import { sqlite } from '../sql/dialect';
-import { INDEX_PREFIX, writtenColumns, type ColumnDef, type TableDef } from '../tables';
+import { indexTail, INDEX_PREFIX, writtenColumns, type ColumnDef, type TableDef } from '../tables';
 
 /** SQLite's part in following the contract (../follow.ts): how it describes its tables, and its SQL for each change. */
 export const sqliteFollow: FollowPart = {
@@ -57,7 +57,7 @@ function createSql(table: TableDef, name = table.name): string {
   return `CREATE TABLE "${name}" (id INTEGER PRIMARY KEY AUTOINCREMENT${writtenColumns(table).map((c) => `, ${columnSql(c, true)}`).join('')}) STRICT`;
 }
 
-const indexSql = (table: string, name: string, column: ColumnDef) => `CREATE INDEX IF NOT EXISTS "${name}" ON "${table}" ("${column.column}", id)`;
+const indexSql = (table: string, name: string, column: ColumnDef, tail = 'id') => `CREATE INDEX IF NOT EXISTS "${name}" ON "${table}" ("${column.column}", ${tail})`;
 
 /**
  * The triggers that keep `collection_stats` (count and writes) in every write's transaction, and the indexes: a parent
@@ -70,7 +70,7 @@ function attach(table: TableDef): Statement {
     CREATE TRIGGER "${n}_updated" AFTER UPDATE ON "${n}" BEGIN UPDATE collection_stats SET writes = writes + 1 WHERE name = '${n}'; END;
     CREATE TRIGGER "${n}_deleted" AFTER DELETE ON "${n}" BEGIN UPDATE collection_stats SET total = total - 1, writes = writes + 1 WHERE name = '${n}'; END;
     ${table.columns.filter((c) => c.parent).map((c) => `${indexSql(n, `${n}_${c.column}_idx`, c)};`).join('\n')}
-    ${table.indexes.map((index) => `${indexSql(n, index.name, index.column)};`).join('\n')}
+    ${table.indexes.map((index) => `${indexSql(n, index.name, index.column, indexTail(index))};`).join('\n')}
   `);
 }
 
@@ -93,7 +93,7 @@ function* apply(change: Change): Steps<void> {
       return;
     }
     case 'index':
-      yield run(indexSql(n, change.index.name, change.index.column));
+      yield run(indexSql(n, change.index.name, change.index.column, indexTail(change.index)));
       return;
     case 'unindex':
       yield run(`DROP INDEX IF EXISTS "${change.name}"`);
