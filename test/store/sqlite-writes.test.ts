@@ -206,6 +206,19 @@ for (const driver of DRIVER_ORDER) {
       expect(batchReads()).toBe(3);
     });
 
+    it('when a list of several batches is read again, then no statement runs, until a committed write makes it read the new list', async () => {
+      const store = open();
+      await Promise.all(Array.from({ length: LIST_BATCH * 3 }, (_, i) => store.items.create({ name: `Item ${i}` })));
+      const first = await readAll(await store.items.list());
+      ran.length = 0;
+      expect(await readAll(await store.items.list())).toEqual(first);
+      expect(ran).toEqual([]);
+      const added = await store.items.create({ name: 'Added' });
+      ran.length = 0;
+      expect(await readAll(await store.items.list())).toEqual([...first, added]);
+      expect(ran.filter((sql) => RECORDS_IN_ORDER.test(sql)).length).toBeGreaterThan(3);
+    });
+
     it('when a page fits in one batch, then its records are read with the total, at once, and there is no rest', async () => {
       const store = open();
       await Promise.all(Array.from({ length: LIST_BATCH * 3 }, (_, i) => store.items.create({ name: `Item ${i}` })));

@@ -47,7 +47,7 @@ export class SqlCollection<T extends { id: number }> implements Collection<T> {
       const value = at(i + 1);
       record[c.field] = !decodes || value === null ? value : c.kind === 'boolean' ? value === 1 : c.kind === 'json' ? JSON.parse(value as string) : value;
     });
-    return (shape ? shape(record) : record) as T;
+    return (shape ? shape(record) : { ...record }) as T;
   }
 
   protected caching(): CommittedCache<T> | undefined {
@@ -65,12 +65,31 @@ export class SqlCollection<T extends { id: number }> implements Collection<T> {
     checkQuery(this.table.def.resource, query, this.limits);
     const cache = this.caching();
     const key = cache && JSON.stringify(query);
-    const kept = key ? cache!.list<Omit<ListResult<T>, 'items'>>(key) : undefined;
-    if (kept) return { items: kept.items, ...kept.extra };
     const cursorPage = query.limit !== undefined && query.offset === undefined;
     const wanted = query.limit ?? Infinity;
     const size = cursorPage ? wanted + 1 : Math.min(wanted, LIST_BATCH);
-    const plan = this.table.plan(query, query.after === undefined, size);
+    let planned: ReturnType<TableSql['plan']> | undefined;
+    const planOf = () => (planned ??= this.table.plan(query, query.after === undefined, size));
+    // Each later batch is kept as a page is (under the list's key and the record it follows: the cache holds one
+    // version of the collection), so a long list read again costs no statement until a write to the collection drops it.
+    const read = (last: T, n: number) => {
+      const at = this.caching();
+      const batchKey = key && at && `${key}@${last.id}:${n}`;
+      const keptBatch = batchKey ? at!.list(batchKey) : undefined;
+      if (keptBatch) return keptBatch.items;
+      const next = planOf().next(last as Row, n);
+      return then(this.db.read(next.statement, bindings(next.statement, next.values)), (more) => {
+        const batch = more.map((row) => this.record(row));
+        if (batchKey) at!.keepList(batchKey, batch);
+        return batch;
+      });
+    };
+    const kept = key ? cache!.list<Omit<ListResult<T>, 'items'> & { left?: number }>(key) : undefined;
+    if (kept) {
+      const { left, ...extra } = kept.extra;
+      return { items: kept.items, ...(left ? { rest: batchesAfter(kept.items[kept.items.length - 1], left, read) } : {}), ...extra };
+    }
+    const plan = planOf();
     return then(this.db.read(plan.first, bindings(plan.first, plan.values)), (rows): ListResult<T> => {
       // The first row holds the total and the version, the others a record each (after their place in the answer).
       const meta = rows[0] as Row & unknown[];
@@ -86,10 +105,7 @@ export class SqlCollection<T extends { id: number }> implements Collection<T> {
           result.next = encodeCursor(this.name, plan.keys, items[wanted - 1] as Row);
         }
       } else if (items.length === size && wanted > size && !((query.offset ?? 0) + size >= result.total!)) {
-        const read = (last: T, n: number) => {
-          const next = plan.next(last as Row, n);
-          return then(this.db.read(next.statement, bindings(next.statement, next.values)), (more) => more.map((row) => this.record(row)));
-        };
+        if (key) cache!.keepList(key, items, { ...result, left: wanted - size });
         return { items, rest: batchesAfter(items[items.length - 1], wanted - size, read), ...result };
       }
       if (key && items.length <= LIST_BATCH) cache!.keepList(key, items, result);
