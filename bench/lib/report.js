@@ -11,7 +11,7 @@ const { x, n0 } = require('./pairs');
 /** The sections whose rows compare servers pairwise (bench/lib/pairs.js): the load generator's check covers them. */
 const PAIR_SECTIONS = ['rest', 'graphql', 'scaling'];
 
-/** The rows the page's headline gives, from issue 37: the service against the tuned Fastify peers. */
+/** The rows the page's headline gives: the service against the tuned Fastify and Mercurius peers. */
 const HEADLINE = [
   { workload: 'get-book', peer: 'fastify-openapi-glue-tuned' },
   { workload: 'post-book', peer: 'fastify-openapi-glue-tuned' },

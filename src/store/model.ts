@@ -286,8 +286,8 @@ export function recordShaper<T>(resource: ResourceModel): (raw: Record<string, u
       const value = raw[from];
       if (value !== undefined && (value !== null || keepNull)) record[key] = value;
     }
-    // A copy: an object filled key by key keeps its fields outside the object, and JSON.stringify writes such records
-    // about 1.6x slower than their copy (a list of 10,000 books: docs/maintainers/design.md, "The query engine").
+    // A copy: an object filled key by key keeps its fields outside the object, where JSON.stringify reads them on its
+    // slow path; the copy holds them in the object (docs/maintainers/design.md, "The query engine", says what it saves).
     return { ...record } as T;
   };
 }
