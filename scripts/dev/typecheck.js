@@ -40,7 +40,7 @@ const system = {
 };
 
 let changedAt;
-/** Set by each change the parent sends: a check of the whole project under way stops between two files. */
+/** Set by each change the parent sends: a check of the whole project under way pauses between two files (checkAll). */
 let changedSince = false;
 /** TypeScript files saved since the last check (mode `saved`: to check; mode `all`: whose errors were shown). */
 let lastSaved = [];
@@ -82,14 +82,25 @@ function checkSaved(builder) {
   changedAt = undefined;
 }
 
+/** Programs TypeScript has built (mode `all`): a check goes on only while its program is the newest. */
+let programs = 0;
+
 /**
  * Mode `all`: checks what the change affects one file at a time, letting a newer change in between two
- * files (then the watch program builds again and this starts over), then prints the whole project's errors.
+ * files, then prints the whole project's errors. A change that comes in makes TypeScript build a new
+ * program, whose check takes over from this one; when no file's text changed (an editor that writes the
+ * same text twice), TypeScript keeps its program and calls nothing: then this check goes on.
  */
 function checkAll(builder) {
+  const program = ++programs;
   changedSince = false;
   const step = () => {
-    if (changedSince) return;
+    if (program !== programs) return;
+    if (changedSince) {
+      changedSince = false;
+      // TypeScript's rebuild runs from a 10 ms timer (system.setTimeout above), set before this one: by now it has built its program or kept this one.
+      return setTimeout(step, 100);
+    }
     const deadline = Date.now() + 50;
     while (builder.getSemanticDiagnosticsOfNextAffectedFile()) {
       if (Date.now() > deadline) return setImmediate(step);

@@ -1,0 +1,55 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { projectRoot } from '../support/server-process';
+
+// The dev loop's whole-project type-checker (scripts/dev/typecheck.js, mode `all`) on a copy of the project,
+// fed change events as scripts/dev.js feeds them. An editor may write a file twice with the same text, and the
+// watcher then reports a second change while the check of the first is under way: TypeScript keeps its program
+// for it (no file's text changed) and calls nothing, and the check must still end with its line.
+
+const COPIED = ['package.json', 'tsconfig.json', 'codegen.ts', 'src', 'generated', 'scripts'];
+const WAIT_MS = 60000;
+
+let dir: string;
+let checker: ChildProcess | undefined;
+let output = '';
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'typecheck-all-'));
+  for (const name of COPIED) cpSync(path.join(projectRoot, name), path.join(dir, name), { recursive: true });
+  symlinkSync(path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+});
+
+afterAll(() => {
+  checker?.kill();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Resolves once the checker has printed `count` `[types]` lines (what follows the first is kept in `output`). */
+function typesLines(count: number): Promise<void> {
+  return new Promise((resolve) => {
+    const seen = () => (output.match(/^\[types\] /gm) ?? []).length >= count && (resolve(), true);
+    if (!seen()) checker!.stdout!.on('data', seen);
+  });
+}
+
+it('ends the check of a change with its line when the same text is reported changed again while it runs', async () => {
+  checker = fork(path.join(dir, 'scripts/dev/typecheck.js'), [dir, path.join(dir, 'dist/dev'), 'all'], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  checker.stdout!.on('data', (chunk) => (output += chunk));
+  await typesLines(1); // the first check: ok
+  expect(output).toMatch(/^\[types\] ok: \d+ files/m);
+
+  // A change every file of src/ depends on: its check takes seconds, a file at a time.
+  const config = path.join(dir, 'src/config.ts');
+  writeFileSync(config, `${readFileSync(config, 'utf8')}\nexport const addedByTheTest: number = 'not a number';\n`);
+  const changed = () => checker!.send({ events: [{ type: 'update', path: config }], at: Date.now() });
+  changed();
+  // The same text reported again and again for the first seconds of the check: some of these land between two
+  // of its files.
+  const again = setInterval(changed, 100);
+  setTimeout(() => clearInterval(again), 3000);
+  await typesLines(2);
+  expect(output.split('\n').filter((line) => line.startsWith('[types]'))[1]).toMatch(/^\[types\] 1 type error in the project/);
+}, 3 * WAIT_MS);
