@@ -35,21 +35,29 @@ function save(name: string, text: string, how: 'in place' | 'rename-over' = 'in 
 
 async function get(pathname: string): Promise<{ status: number; text: string } | undefined> {
   try {
-    const res = await fetch(`http://127.0.0.1:${port}${pathname}`);
+    // A connection accepted by a service that never answers (one being stopped) is dropped after 10 s.
+    const res = await fetch(`http://127.0.0.1:${port}${pathname}`, { signal: AbortSignal.timeout(10_000) });
     return { status: res.status, text: await res.text() };
   } catch {
     return undefined; // restarting
   }
 }
 
+/** Set once the tests are over: a wait still polling (its test timed out) stops, and jest can exit. */
+let over = false;
+
 /**
- * Polls until `check` holds; resolves to the time taken (printed at the end, never asserted). No deadline of its own:
- * the test's timeout (several WAIT_MS) guards against a hang, and then the end of what dev printed is shown.
+ * Polls until `check` holds; resolves to the time taken (printed at the end, never asserted). Its deadline,
+ * 2 x WAIT_MS, only guards against a hang: then it fails naming what it waited for, with the end of what dev
+ * printed.
  */
 async function until(what: string, check: () => boolean | Promise<boolean>): Promise<number> {
   const started = Date.now();
   current = what;
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 25));
+  while (!(await check())) {
+    if (over || Date.now() - started > 2 * WAIT_MS) throw new Error(`gave up waiting for: ${what}\n--- npm run dev printed:\n${output.slice(-4000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
   current = undefined;
   timings.push(`${what}: ${Date.now() - started} ms`);
   return Date.now() - started;
@@ -81,6 +89,7 @@ beforeAll(async () => {
 }, 3 * WAIT_MS);
 
 afterAll(async () => {
+  over = true;
   if (dev && dev.exitCode === null) {
     let timer: NodeJS.Timeout | undefined;
     const exited = new Promise((resolve) => dev.once('exit', resolve));
