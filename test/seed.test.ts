@@ -1,13 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createStore } from '../src/store';
 import { SeedError, defaultSeedPath, emptySeed, loadSeed, validateSeed } from '../src/store/seed';
 import { testConfig, type Config } from '../src/config';
 import { makeApp } from './support/app';
 import { SqliteFiles } from './support/sqlite';
+import { tempDir } from './support/temp';
 
-const dir = () => mkdtempSync(path.join(tmpdir(), 'seed-test-'));
+const dir = () => tempDir('seed-test-');
 function seedFile(content: unknown): string {
   const file = path.join(dir(), 'seed.json');
   writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));

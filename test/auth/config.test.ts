@@ -1,9 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { generateKeyPairSync } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config';
 import { keyPair, SECRET } from './support';
+import { tempDir } from '../support/temp';
 
 describe('AUTH_* settings', () => {
   it('with none set, auth is off', () => {
@@ -55,7 +56,7 @@ describe('AUTH_* settings', () => {
 });
 
 function textFile(text: string): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'auth-config-')), 'key.pem');
+  const file = path.join(tempDir('auth-config-'), 'key.pem');
   writeFileSync(file, text);
   return file;
 }

@@ -1,12 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SignJWT, type JWTPayload } from 'jose';
 import { loadConfig, type AuthSettings } from '../../src/config';
 import { HTTP_METHODS, securityScopes } from '../../src/http/spec-routes';
 import { SchemaSampler } from '../../src/mock/sample';
 import { loadOpenApi } from '../../src/spec';
+import { tempDir } from '../support/temp';
 
 export const SECRET = 'a-test-secret-that-is-at-least-32-bytes-long';
 
@@ -31,7 +31,7 @@ export function unsecured(scope: string): string {
 /** A key pair of `type`, its public key in a temporary PEM file. */
 export function keyPair(type: 'rsa' | 'ec'): { file: string; privateKey: import('node:crypto').KeyObject } {
   const { publicKey, privateKey } = type === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const dir = mkdtempSync(path.join(tmpdir(), 'auth-key-'));
+  const dir = tempDir('auth-key-');
   const file = path.join(dir, 'public.pem');
   writeFileSync(file, publicKey.export({ type: 'spki', format: 'pem' }));
   return { file, privateKey };

@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { decodeJwt } from 'jose';
 import { loadConfig } from '../../src/config';
 import { makeApp } from '../support/app';
 import { projectRoot } from '../support/server-process';
 import { keyPair, SECRET } from './support';
+import { tempDir } from '../support/temp';
 
 /**
  * docs/settings.md ("Getting a token"): `npm run token -- --sub alice --scope books:write` mints a token for a
@@ -16,7 +16,7 @@ import { keyPair, SECRET } from './support';
 
 /** Runs the minting script in a folder with no .env, with `env` as its whole AUTH_* environment. */
 function mint(args: string[], env: Record<string, string> = {}, script = path.join(projectRoot, 'dist', 'src', 'token.js')) {
-  const cwd = mkdtempSync(path.join(tmpdir(), 'token-cli-'));
+  const cwd = tempDir('token-cli-');
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AUTH_')));
   const run = spawnSync(process.execPath, [script, ...args], { cwd, env: { ...clean, ...env }, encoding: 'utf8' });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
@@ -50,7 +50,7 @@ describe('npm run token', () => {
     expect(signed.code).toBe(0);
     const { http } = makeApp({ config: { auth: loadConfig({ AUTH_JWT_PUBLIC_KEY_FILE: file }).auth } });
     await http.post('/todos').set('Authorization', `Bearer ${signed.stdout.trim()}`).send({ text: 'Minted' }).expect(201);
-    const otherFile = path.join(mkdtempSync(path.join(tmpdir(), 'other-key-')), 'private.pem');
+    const otherFile = path.join(tempDir('other-key-'), 'private.pem');
     writeFileSync(otherFile, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
     expect(mint(['--sub', 'carol', '--scope', 'todos:write', '--private-key-file', otherFile], { AUTH_JWT_PUBLIC_KEY_FILE: file })).toMatchObject({ code: 1, stdout: '', stderr: 'npm run token: --private-key-file is not the private key of AUTH_JWT_PUBLIC_KEY_FILE\n' });
     expect(mint(['--sub', 'carol', '--scope', 'todos:write'], { AUTH_JWT_PUBLIC_KEY_FILE: file })).toMatchObject({ code: 1, stderr: expect.stringMatching(/--private-key-file <pem>\n$/) });

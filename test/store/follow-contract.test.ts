@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadGraphqlSdl, loadOpenApi, type OpenApiDocument } from '../../src/spec';
 import { buildModel, type ContractModel } from '../../src/store/model';
@@ -9,6 +8,7 @@ import { loadSeed } from '../../src/store/seed';
 import { readAll, type SeedSource, type Store } from '../../src/store/types';
 import { describePostgres, TestDatabase, testDatabaseUrl } from '../support/postgres';
 import { SqliteFiles } from '../support/sqlite';
+import { tempDir } from '../support/temp';
 
 /**
  * A store that was written under one contract and starts under another (src/store/follow.ts): what a user
@@ -217,7 +217,7 @@ function followSuite(kind: string, opener: Opener): void {
     });
 
     it('when a new collection is in the contract, then its table is made, and a hand-written migration runs once', async () => {
-      const root = mkdtempSync(path.join(tmpdir(), 'follow-root-'));
+      const root = tempDir('follow-root-');
       for (const store of ['sqlite', 'postgres']) {
         mkdirSync(path.join(root, 'migrations', store), { recursive: true });
         writeFileSync(path.join(root, 'migrations', store, '001-rename.sql'), "UPDATE books SET title = title || ' (migrated)' WHERE id = 1;");
