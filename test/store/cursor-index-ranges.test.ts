@@ -18,7 +18,7 @@ import { contractSeed } from './contract';
  */
 
 const books = (): TableDef => tableOf(specModel().resources.get('books')!);
-const NO_STATS: Stats = { total: () => sql`0`, version: () => sql`'v'` };
+const NO_STATS: Stats = { of: () => sql`(SELECT 0 AS total, 'v' AS version)` };
 
 /** The statement that reads `size` records of `query` after `last`, and its parameters. */
 function afterRecord(dialect: Dialect, qualified: string, query: ListQuery, last: Record<string, unknown>) {

@@ -64,9 +64,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   // writes, which every committed write raises (triggers of migration 3). Snapshots see commits in one order, so two
   // snapshots with the same count see the same writes.
   const stats: Stats = {
-    total: (name) => sql`(SELECT sum(records)::bigint FROM ${collectionWrites} WHERE name = ${name})`,
-    version: (name) => sql`(SELECT (SELECT value FROM ${sql.table(`${schema}.store_meta`)} WHERE key = 'data_set')
-      || '.' || floor(extract(epoch FROM pg_postmaster_start_time()) * 1000000)::bigint::text || '.' || sum(writes)::text FROM ${collectionWrites} WHERE name = ${name})`,
+    of: (name) => sql`(SELECT sum(records)::bigint AS total, (SELECT value FROM ${sql.table(`${schema}.store_meta`)} WHERE key = 'data_set')
+      || '.' || floor(extract(epoch FROM pg_postmaster_start_time()) * 1000000)::bigint::text || '.' || sum(writes)::text AS version
+      FROM ${collectionWrites} WHERE name = ${name})`,
   };
   // Each table's statements and inserts, made once per store and shared by every collection on it (the store's, and keyed work's).
   const sqls = tables.map((table) => ({ table: new TableSql(table, postgres, stats, `${schema}.${table.name}`), inserts: new PgInserts<Row & { id: number }>(schema, table) }));

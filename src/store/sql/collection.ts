@@ -41,12 +41,14 @@ export class SqlCollection<T extends { id: number }> implements Collection<T> {
   protected record(row: Row | unknown[], from = 0): T {
     const { columns, shape } = this.table.def;
     const decodes = this.table.dialect.decodes;
-    const at = Array.isArray(row) ? (i: number) => row[from + i] : (i: number) => row[i === 0 ? 'id' : columns[i - 1].field];
-    const record: Row = { id: at(0) };
-    columns.forEach((c, i) => {
-      const value = at(i + 1);
+    const array = Array.isArray(row);
+    const record: Row = { id: array ? row[from] : row.id };
+    // A plain loop over the columns, no closure per row: a page of 50 decodes 50 rows per request.
+    for (let i = 0; i < columns.length; i += 1) {
+      const c = columns[i];
+      const value = array ? row[from + i + 1] : row[c.field];
       record[c.field] = !decodes || value === null ? value : c.kind === 'boolean' ? value === 1 : c.kind === 'json' ? JSON.parse(value as string) : value;
-    });
+    }
     return (shape ? shape(record) : { ...record }) as T;
   }
 

@@ -32,10 +32,12 @@ export function bindings(statement: Compiled, values: readonly unknown[]): unkno
 export const TOTAL = '_total';
 export const VERSION = '_version';
 
-/** What a store adds to a list's first statement: the collection's record count and version, as SQL (scalar subqueries). */
+/**
+ * What a store adds to a list's first statement: a one-row source of the collection's record count (`total`) and
+ * version (`version`), as SQL read in one scan (a subquery to select from).
+ */
 export interface Stats {
-  total(table: string): Expression<unknown>;
-  version(table: string): Expression<unknown>;
+  of(table: string): Expression<unknown>;
 }
 
 /**
@@ -122,12 +124,14 @@ export class TableSql {
     const { bind, where, shape } = conditions(values, at);
     const [limit, offset] = [bind(size), bind(query.offset ?? 0)];
     const first = this.shaped(`l${shape}${counted ? 'c' : ''}`, !filters.length, () => {
-      const total = counted && filters.length ? sql`(SELECT count(*) FROM ${sql.table(this.qualified)} WHERE ${sql.join(where.slice(0, filters.length), sql` AND `)})` : this.stats.total(this.def.name);
+      const total = counted && filters.length ? sql`(SELECT count(*) FROM ${sql.table(this.qualified)} WHERE ${sql.join(where.slice(0, filters.length), sql` AND `)})` : sql`m.total`;
       const records = page(where).limit(limit as number).offset(offset as number);
-      // One row with the total and the version (its record columns NULL), then the records, numbered in order.
+      // One row with the total and the version (its record columns NULL), then the records in the list's order.
+      // The order is the outer query's (a UNION's own ORDER BY takes result columns only, not the sort's
+      // expressions): no window function numbers the records, which cost PostgreSQL about a third more per page.
       const nulls = sql.join([ID, ...this.def.columns].map((c) => sql`NULL${sql.raw(this.dialect.name === 'postgres' ? `::${c.type}` : '')} AS ${sql.ref(c.field)}`));
-      return this.raw(sql`SELECT 0 AS "_n", ${nulls}, ${total} AS ${sql.ref(TOTAL)}, ${this.stats.version(this.def.name)} AS ${sql.ref(VERSION)}
-        UNION ALL SELECT row_number() OVER (ORDER BY ${orderBy(this.dialect, keys, 'p')}), p.*, NULL, NULL FROM (${records}) AS p ORDER BY 1`);
+      return this.raw(sql`SELECT * FROM (SELECT 0 AS "_n", ${nulls}, ${total} AS ${sql.ref(TOTAL)}, m.version AS ${sql.ref(VERSION)} FROM ${this.stats.of(this.def.name)} AS m
+        UNION ALL SELECT 1, p.*, NULL, NULL FROM (${records}) AS p) AS u ORDER BY u."_n", ${orderBy(this.dialect, keys, 'u')}`);
     });
     const next = (last: Record<string, unknown>, batch: number) => {
       const more: unknown[] = [];

@@ -58,8 +58,7 @@ function sqliteStore(driver: Driver, { lock, writer: writeDb, reader }: Connecti
   const writer = new Writer(writeDb);
   const epoch = randomUUID();
   const stats: Stats = {
-    total: (name) => sql`(SELECT total FROM collection_stats WHERE name = ${name})`,
-    version: (name) => sql`(SELECT ${epoch} || '.' || writes FROM collection_stats WHERE name = ${name})`,
+    of: (name) => sql`(SELECT total, ${epoch} || '.' || writes AS version FROM collection_stats WHERE name = ${name})`,
   };
   const sqls = tables.map((def) => new TableSql(def, sqlite, stats, def.name));
   const caches = tables.map(() => new CommittedCache<never>());
