@@ -18,7 +18,7 @@ const measured = (workload: string, title: string, peer: string, ratios: number[
 });
 
 /** Saved results of a run with one REST section: `load` the 1-minute averages, `calibration` the samples. */
-function results({ load = ['0.10', '2.10'], calibration = { start: [40000, 40000], end: [39000, 39500] }, rows = [] as object[] } = {}) {
+function results({ load = ['0.10', '0.30'], calibration = { start: [40000, 40000], end: [39000, 39500] }, rows = [] as object[] } = {}) {
   return {
     run: {
       command: 'npm run bench',
