@@ -1,8 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../support/server-process';
+import { tempDir } from '../support/temp';
 
 // The dev loop's whole-project type-checker (scripts/dev/typecheck.js, mode `all`) on a copy of the project,
 // fed change events as scripts/dev.js feeds them. An editor may write a file twice with the same text, and the
@@ -17,14 +17,13 @@ let checker: ChildProcess | undefined;
 let output = '';
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'typecheck-all-'));
+  dir = tempDir('typecheck-all-');
   for (const name of COPIED) cpSync(path.join(projectRoot, name), path.join(dir, name), { recursive: true });
   symlinkSync(path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
 });
 
 afterAll(() => {
   checker?.kill();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** Resolves once the checker has printed `count` `[types]` lines (what follows the first is kept in `output`). */
