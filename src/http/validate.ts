@@ -100,7 +100,9 @@ export function validatorAfterMatch(middlewares: readonly RequestHandler[]): Pha
   const kept = new WeakMap<OperationInfo, Omit<OpenApiMetadata, 'pathParams'>>();
   const warned = new WeakSet<OperationInfo>();
 
-  return ({ req, res, operation: op, match, log }, done) => {
+  // The state's `log` is read only to warn: reading it makes the request's child logger (phases.ts).
+  return (state, done) => {
+    const { req, res, operation: op, match } = state;
     const next: NextFunction = (err?: unknown) => (err == null ? validation(req, res, done) : done(err));
     const metadata = op && kept.get(op);
     const params = metadata && match ? decodedParams(match) : undefined;
@@ -127,7 +129,7 @@ export function validatorAfterMatch(middlewares: readonly RequestHandler[]): Pha
         } else if (!warned.has(op)) {
           warned.add(op);
           const why = unknown.length > 0 ? `its request metadata has fields the hand-off does not know (${unknown.join(', ')})` : `it matched ${String(found.openApiRoute)}, the route table ${match?.route.template}`;
-          log.warn(`express-openapi-validator: ${why}: requests for ${op.operationId} run the validator's route lookup every time; update the hand-off in src/http/validate.ts`);
+          state.log.warn(`express-openapi-validator: ${why}: requests for ${op.operationId} run the validator's route lookup every time; update the hand-off in src/http/validate.ts`);
         }
       }
       next(err);

@@ -2,7 +2,10 @@ import express from 'express';
 import request from 'supertest';
 import { apiCors, apiHelmet } from '../../src/http/security';
 import { validatorAfterMatch } from '../../src/http/validate';
-import { makeApp } from '../support/app';
+import { createApp } from '../../src/app';
+import { testConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { makeApp, makeStore } from '../support/app';
 
 /** Every header helmet 8 may set (a new one in an upgrade shows as a difference in the count below). */
 const HELMET_HEADERS = [
@@ -96,6 +99,19 @@ describe('speed tricks, through the real createApp / createHttpServer', () => {
     // HEAD: the same Content-Length, no body.
     expect(head.headers['content-length']).toBe(got.headers['content-length']);
     expect(head.text ?? '').toBe('');
+  });
+
+  it("when REST reads are served, then no request makes a child logger, and each request line still carries the request's id", async () => {
+    const logs: Record<string, unknown>[] = [];
+    const logger = createLogger('info', (line) => logs.push(JSON.parse(line)));
+    const child = jest.spyOn(logger, 'child');
+    const http = request(createApp({ store: makeStore(), config: testConfig(), logger }));
+    // Twice each: the first request for an operation takes the validator's own route lookup, later ones the hand-off.
+    for (const target of ['/books/1', '/books/1', '/books?limit=2', '/books?limit=2&pages[gte]=1', '/todos', '/todos']) {
+      const answer = await http.get(target).set('X-Request-Id', `id-${logs.length}`).expect(200);
+      expect(logs.at(-1)).toMatchObject({ msg: 'request', requestId: answer.headers['x-request-id'] });
+    }
+    expect(child).not.toHaveBeenCalled();
   });
 
   it('when a record is answered with its ETag, then its body is serialised once, for the tag and the answer alike', async () => {
