@@ -88,7 +88,7 @@ describe('each peer row says what the peer does per request', () => {
     expect(page.split('\n').find((l: string) => l.startsWith('| this service |'))).toMatch(/\| as stated \|$/);
   });
 
-  it('the tuned peers of issue 37 state a pino line, a request id and helmet headers set once', () => {
+  it('the tuned Fastify and Mercurius peers state a pino line, a request id and helmet headers set once', () => {
     for (const kind of ['fastify-openapi-glue-tuned', 'mercurius-jit']) {
       expect(KINDS[kind].perRequest).toMatchObject({ log: expect.stringContaining('pino'), requestId: expect.any(String), securityHeaders: expect.stringContaining('once') });
     }

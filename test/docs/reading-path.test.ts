@@ -5,7 +5,7 @@ import { projectRoot } from '../../src/spec';
 /**
  * The user's path: the pages a user reads to install, run, change and operate the service, in the README's order.
  * docs/contract.md and docs/extending.md are references these pages link to; docs/maintainers/ is the
- * maintainers'. The path must read in under 10,000 words (issue 35 item 10): a fact that only a maintainer needs
+ * maintainers'. The path must read in under 10,000 words: a fact that only a maintainer needs
  * goes to docs/maintainers/, not here.
  */
 const USER_PATH = ['README.md', 'docs/changing-the-contract.md', 'docs/settings.md', 'docs/operating.md'];

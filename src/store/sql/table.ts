@@ -127,8 +127,8 @@ export class TableSql {
       const total = counted && filters.length ? sql`(SELECT count(*) FROM ${sql.table(this.qualified)} WHERE ${sql.join(where.slice(0, filters.length), sql` AND `)})` : sql`m.total`;
       const records = page(where).limit(limit as number).offset(offset as number);
       // One row with the total and the version (its record columns NULL), then the records in the list's order.
-      // The order is the outer query's (a UNION's own ORDER BY takes result columns only, not the sort's
-      // expressions): no window function numbers the records, which cost PostgreSQL about a third more per page.
+      // The order is the outer query's: a UNION's own ORDER BY takes result columns only, not the sort's expressions,
+      // and numbering the records instead (a window function) costs the database more per page (design.md).
       const nulls = sql.join([ID, ...this.def.columns].map((c) => sql`NULL${sql.raw(this.dialect.name === 'postgres' ? `::${c.type}` : '')} AS ${sql.ref(c.field)}`));
       return this.raw(sql`SELECT * FROM (SELECT 0 AS "_n", ${nulls}, ${total} AS ${sql.ref(TOTAL)}, m.version AS ${sql.ref(VERSION)} FROM ${this.stats.of(this.def.name)} AS m
         UNION ALL SELECT 1, p.*, NULL, NULL FROM (${records}) AS p) AS u ORDER BY u."_n", ${orderBy(this.dialect, keys, 'u')}`);
