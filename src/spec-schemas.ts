@@ -22,13 +22,22 @@ export class SpecSchemas {
 
   /** A function that answers undefined when a value matches the schema at `pointer`, else one line saying what does not. */
   validator(pointer: string): (value: unknown) => string | undefined {
+    const problems = this.problems(pointer);
+    return (value) => {
+      const errors = problems(value);
+      return errors ? describe(errors) : undefined;
+    };
+  }
+
+  /** A function that answers undefined when a value matches the schema at `pointer`, else Ajv's errors. */
+  problems(pointer: string): (value: unknown) => readonly ErrorObject[] | undefined {
     let validate = this.compiled.get(pointer);
     if (!validate) {
       validate = this.ajv.compile({ $ref: `${DOC_ID}#${encodeURI(pointer)}` });
       this.compiled.set(pointer, validate);
     }
     const fn = validate;
-    return (value) => (fn(value) ? undefined : describe(fn.errors ?? []));
+    return (value) => (fn(value) ? undefined : (fn.errors ?? []));
   }
 
   /** Undefined when `value` matches the schema at `pointer`, else one line saying what does not. */
@@ -57,7 +66,7 @@ export function schemasOf(doc: object, options: { allErrors?: boolean } = {}): S
 }
 
 /** The first three problems, each as `<where> <message>` (naming an unknown property). */
-function describe(errors: ErrorObject[]): string {
+function describe(errors: readonly ErrorObject[]): string {
   return errors
     .slice(0, 3)
     .map((e) => {

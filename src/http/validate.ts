@@ -1,25 +1,25 @@
 import type { NextFunction, Request, RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenApiDocument } from '../spec';
-import { bracketParams, takeBracketParams, withoutBracketParams } from './bracket-params';
+import { queryParams, takeQueryParams, withoutQueryParams } from './query-params';
 import { chain } from './phases';
 import type { Phase, RouteMatch } from './request-state';
 import type { OperationInfo } from './spec-routes';
 
 /**
  * The `validate` phase (./phases.ts): every request for a spec operation is checked against openapi.yaml by
- * express-openapi-validator (its Ajv schemas decide every 400; ./validator-errors.ts words them). Responses
+ * express-openapi-validator (its Ajv schemas decide every 400; ./validator-errors.ts words them), except its query
+ * parameters, which the service checks with the same schemas around the validator (./query-params.ts). Responses
  * are checked where they are written (src/rest/response-check.ts), so response validation is off here.
  *
  * The validator checks the document against the OpenAPI schema once (`validateApiSpec`), while it loads it;
  * a document that fails the check fails every request with the validator's error.
  */
 export function requestValidation(openapi: OpenApiDocument): Phase {
-  const validator = validatorAfterMatch(OpenApiValidator.middleware(options(withoutBracketParams(openapi))) as RequestHandler[]);
-  const brackets = bracketParams(openapi);
-  // Bracketed query parameters (list filters) are checked by the service, around the validator (./bracket-params.ts).
+  const validator = validatorAfterMatch(OpenApiValidator.middleware(options(withoutQueryParams(openapi))) as RequestHandler[]);
+  const queries = queryParams(openapi);
   return (state, done) => {
-    const taken = takeBracketParams(state.req, state.operation && brackets.get(state.operation.operationId));
+    const taken = takeQueryParams(state.req, state.operation && queries.get(state.operation.operationId));
     if (!taken) return validator(state, done);
     validator(state, (err?: unknown) => {
       if (err == null) Object.assign(state.req.query, taken);

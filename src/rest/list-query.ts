@@ -2,12 +2,12 @@ import type { Condition, ListQuery, Operator, SortKey } from '../store/query';
 
 /** A filter parameter: `field` (equals) or `field[op]`. */
 const FILTER = /^([A-Za-z][A-Za-z0-9_]*)(?:\[([A-Za-z]+)\])?$/;
-/** The parameters that page a list; every other one the validator let through is a filter or the sort. */
+/** The parameters that page a list; every other one the validate phase let through is a filter or the sort. */
 const PAGING = new Set(['limit', 'offset', 'after']);
 
 /**
- * A list operation's query parameters, as express-openapi-validator let them through (each declared in
- * openapi.yaml, typed, `in` and `sort` split at commas), as the store's query (src/store/query.ts). Filters are
+ * A list operation's query parameters, as the validate phase let them through (src/http/query-params.ts: each
+ * declared in openapi.yaml, typed, `in` and `sort` split at commas), as the store's query (src/store/query.ts). Filters are
  * taken in a fixed order, so one list asked for with its parameters in another order is the same query.
  */
 export function listQuery(params: Record<string, unknown>): ListQuery {
