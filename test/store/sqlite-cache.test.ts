@@ -25,6 +25,23 @@ describe('CommittedCache (what a store on SQLite read of a collection, as commit
     expect([cache.record(1), cache.record(2)?.id, cache.record(3)?.id]).toEqual([undefined, 2, 3]);
   });
 
+  it('when records are kept far past the bound, some kept again and some written, then the ones kept last stay, in the order they were kept', () => {
+    const cache = new CommittedCache<ReturnType<typeof post>>(3, 10);
+    for (let id = 1; id <= 5000; id += 1) {
+      cache.keepRecord(post(id, 1));
+      if (id % 7 === 0) cache.written(id - 1);
+    }
+    expect([4997, 4998, 4999, 5000].map((id) => cache.record(id)?.id)).toEqual([undefined, 4998, 4999, 5000]);
+    // Kept again, a record counts from then: 4998 is now the newest, so 4999 goes next.
+    cache.keepRecord(post(4998, 1));
+    cache.keepRecord(post(5001, 1));
+    expect([4998, 4999, 5000, 5001].map((id) => cache.record(id)?.id)).toEqual([4998, undefined, 5000, 5001]);
+    // A written record leaves room: nothing else goes for the next one.
+    cache.written(5000);
+    cache.keepRecord(post(5002, 1));
+    expect([4998, 5000, 5001, 5002].map((id) => cache.record(id)?.id)).toEqual([4998, undefined, 5001, 5002]);
+  });
+
   it('when a kept list is handed out, then it is the caller\'s own, its records cannot be changed, and what was kept with it comes back', () => {
     const cache = new CommittedCache<ReturnType<typeof post>>();
     const read = [post(1, 1)];

@@ -10,14 +10,13 @@ export const LISTED_KEPT = 20000;
  * writer (sqlite/lock.ts). Keyed work, and memory's reads while keyed work holds its one connection, use none (design.md).
  */
 export class CommittedCache<T extends { id: number }> {
-  private readonly records = new Map<number, T>();
-  private readonly lists = new Map<string, { items: readonly T[]; extra: unknown }>();
-  private listed = 0;
+  private readonly records: KeptInOrder<number, T>;
+  private readonly lists: KeptInOrder<string, { items: readonly T[]; extra: unknown }>;
 
-  constructor(
-    private readonly recordsKept = RECORDS_KEPT,
-    private readonly listedKept = LISTED_KEPT,
-  ) {}
+  constructor(recordsKept = RECORDS_KEPT, listedKept = LISTED_KEPT) {
+    this.records = new KeptInOrder(recordsKept, () => 1);
+    this.lists = new KeptInOrder(listedKept, (list) => Math.max(1, list.items.length));
+  }
 
   record(id: number): T | undefined {
     return this.records.get(id);
@@ -26,9 +25,7 @@ export class CommittedCache<T extends { id: number }> {
   /** Keeps `record` (frozen) and answers it. */
   keepRecord(record: T): T {
     Object.freeze(record);
-    this.records.delete(record.id);
-    this.records.set(record.id, record);
-    if (this.records.size > this.recordsKept) this.records.delete(this.records.keys().next().value!);
+    this.records.keep(record.id, record);
     return record;
   }
 
@@ -40,29 +37,73 @@ export class CommittedCache<T extends { id: number }> {
 
   /** Keeps a list (its records frozen; a list weighs its length, at least 1) with `extra`; one heavier than the bound is not kept. */
   keepList(key: string, items: readonly T[], extra?: unknown): void {
-    const weight = Math.max(1, items.length);
-    if (weight > this.listedKept) return;
+    if (Math.max(1, items.length) > this.lists.bound) return;
     for (const item of items) Object.freeze(item);
-    this.forgetList(key);
-    this.lists.set(key, { items: items.slice(), extra });
-    this.listed += weight;
-    for (const oldest of this.lists.keys()) {
-      if (this.listed <= this.listedKept) break;
-      this.forgetList(oldest);
-    }
+    this.lists.keep(key, { items: items.slice(), extra });
   }
 
   /** A committed write to record `id` (created, changed or deleted): its record and every list go. */
   written(id: number): void {
-    this.records.delete(id);
+    this.records.forget(id);
     this.lists.clear();
-    this.listed = 0;
+  }
+}
+
+/**
+ * Values by key, at most `bound` in weight together: keeping one past the bound drops the one kept longest (kept
+ * again, a key counts from then). Each step costs the same however many were kept and dropped before: the order
+ * is a queue of its own, not the `Map`'s, whose first key is slow to find once many were deleted before it (V8
+ * keeps a deleted entry's slot until the table is rebuilt; docs/maintainers/design.md).
+ */
+class KeptInOrder<K, V> {
+  private readonly entries = new Map<K, { value: V; weight: number; turn: number }>();
+  /** Keys in the order they were kept, each with the turn it was kept on; a key kept again or forgotten since is stale here. */
+  private queue: { key: K; turn: number }[] = [];
+  private head = 0;
+  private turns = 0;
+  private weight = 0;
+
+  constructor(
+    readonly bound: number,
+    private readonly weigh: (value: V) => number,
+  ) {}
+
+  get(key: K): V | undefined {
+    return this.entries.get(key)?.value;
   }
 
-  private forgetList(key: string): void {
-    const kept = this.lists.get(key);
+  keep(key: K, value: V): void {
+    this.forget(key);
+    const turn = ++this.turns;
+    const weight = this.weigh(value);
+    this.entries.set(key, { value, weight, turn });
+    this.queue.push({ key, turn });
+    this.weight += weight;
+    while (this.weight > this.bound && this.head < this.queue.length) {
+      const oldest = this.queue[this.head++];
+      if (this.entries.get(oldest.key)?.turn === oldest.turn) this.forget(oldest.key);
+    }
+    // Stale places are dropped once they are most of the queue: the queue stays within twice the entries kept.
+    if (this.queue.length - this.head > 2 * this.entries.size + 16) {
+      this.queue = [...this.entries].map(([k, entry]) => ({ key: k, turn: entry.turn }));
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  forget(key: K): void {
+    const kept = this.entries.get(key);
     if (!kept) return;
-    this.lists.delete(key);
-    this.listed -= Math.max(1, kept.items.length);
+    this.entries.delete(key);
+    this.weight -= kept.weight;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.queue = [];
+    this.head = 0;
+    this.weight = 0;
   }
 }
