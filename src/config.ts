@@ -65,7 +65,7 @@ export interface Config {
   /** Requests per client IP per window; 0 turns rate limiting off (the default). */
   rateLimit: number;
   rateLimitWindowMs: number;
-  /** Most client IPs the rate limiter tracks at once (oldest forgotten first). */
+  /** Most clients the rate limiter tracks at once (the one seen longest ago forgotten first). */
   rateLimitMaxClients: number;
   /** Largest request head (request line + headers) in bytes; larger is a 431. */
   maxHeaderSize: number;

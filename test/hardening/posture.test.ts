@@ -151,6 +151,18 @@ describe('rate limiting (RATE_LIMIT)', () => {
     for (let i = 0; i < 10_000; i++) limiter.hit(`10.0.${i >> 8}.${i & 255}`);
     expect(limiter.size).toBe(100);
   });
+
+  it('when more clients than RATE_LIMIT_MAX_CLIENTS appear while one keeps sending, then that one is never forgotten: it stays refused', () => {
+    const limiter = new RateLimiter({ limit: 5, windowMs: 60_000, maxClients: 100, now: () => 1000 });
+    for (let i = 0; i < 5; i++) expect([limiter.hit('busy').allowed, limiter.hit('quiet').allowed]).toEqual([true, true]);
+    for (let i = 0; i < 5000; i++) {
+      limiter.hit(`10.0.${i >> 8}.${i & 255}`);
+      if (i % 50 === 0) expect(limiter.hit('busy').allowed).toBe(false);
+    }
+    expect(limiter.size).toBe(100);
+    // One that stopped sending at its limit is forgotten: its count starts again.
+    expect(limiter.hit('quiet').allowed).toBe(true);
+  });
 });
 
 describe('caches keyed by request data stay bounded', () => {
