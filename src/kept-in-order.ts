@@ -1,6 +1,6 @@
 /**
  * Values by key, at most `bound` in weight together: keeping one past the bound drops the one kept longest (kept
- * again, a key counts from then). Each step costs the same however many were kept and dropped before: the order
+ * again, a key counts from then); one heavier than the whole bound is not kept. Each step costs the same however many were kept and dropped before: the order
  * is a queue of its own, not the `Map`'s, whose first key is slow to find once many were deleted before it (V8
  * keeps a deleted entry's slot until the table is rebuilt; docs/maintainers/design.md).
  */
@@ -13,7 +13,7 @@ export class KeptInOrder<K, V> {
   private weight = 0;
 
   constructor(
-    readonly bound: number,
+    private readonly bound: number,
     private readonly weigh: (value: V) => number,
   ) {}
 
@@ -26,10 +26,12 @@ export class KeptInOrder<K, V> {
     return this.entries.get(key)?.value;
   }
 
-  keep(key: K, value: V): void {
+  /** Keeps `value` under `key`; false (and nothing changed) when it is heavier than the whole bound. */
+  keep(key: K, value: V): boolean {
+    const weight = this.weigh(value);
+    if (weight > this.bound) return false;
     this.forget(key);
     const turn = ++this.turns;
-    const weight = this.weigh(value);
     this.entries.set(key, { value, weight, turn });
     this.queue.push({ key, turn });
     this.weight += weight;
@@ -45,6 +47,7 @@ export class KeptInOrder<K, V> {
       this.queue = this.queue.slice(this.head);
       this.head = 0;
     }
+    return true;
   }
 
   forget(key: K): void {

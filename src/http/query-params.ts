@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { ErrorObject } from 'ajv/dist/2020';
-import { resolveRef, type OpenApiDocument } from '../spec';
+import { resolveRef, resolveSchema, type OpenApiDocument } from '../spec';
 import { pointerSegment, schemasOf } from '../spec-schemas';
 import { ApiError } from './errors';
 import { validatorRefusal } from './validator-errors';
@@ -40,8 +40,9 @@ interface Declared {
 /** What the service reads of one operation's query. */
 export interface OperationQuery {
   declared: ReadonlyMap<string, Declared>;
-  /** Required names, and those with a default, checked when the request does not send them. */
+  /** The names a request must send. */
   required: readonly string[];
+  /** The names whose schema has a `default`, with it: what a request that does not send them gets. */
   defaults: readonly [string, unknown][];
   /** The operation also has parameters the validator reads: names this does not declare are left to it. */
   validatorHasOthers: boolean;
@@ -72,20 +73,19 @@ function queryParameters(doc: OpenApiDocument, path: string, method: string, ite
   return [...found.values()];
 }
 
-/** The schema's `type` with a `$ref` followed; undefined when it names none (or several). */
-function typeOf(doc: OpenApiDocument, schema: unknown): string | undefined {
-  const resolved = (schema && typeof (schema as Json).$ref === 'string' ? resolveRef(doc, (schema as Json).$ref as string) : schema) as Json | undefined;
-  return typeof resolved?.type === 'string' ? resolved.type : undefined;
+/** A schema's `type` (its `$ref`s followed); `string` when it names none. */
+function typeOf(schema: Json): string {
+  return typeof schema.type === 'string' ? schema.type : 'string';
 }
 
 /** Whether the service reads `parameter` (a scalar or an array of scalars, no `content`), and how. */
-function readable(doc: OpenApiDocument, parameter: Json, schema: Json | undefined): { type: string; items?: string } | undefined {
-  if (parameter.content !== undefined || !schema) return undefined;
-  const type = typeOf(doc, schema) ?? 'string';
+function readable(doc: OpenApiDocument, parameter: Json): { type: string; items?: string } | undefined {
+  if (parameter.content !== undefined || parameter.schema === undefined) return undefined;
+  const schema = resolveSchema(doc, parameter.schema);
+  const type = typeOf(schema);
   if (SCALARS.has(type)) return { type };
   if (type !== 'array') return undefined;
-  const resolved = (typeof schema.$ref === 'string' ? resolveRef(doc, schema.$ref) : schema) as Json;
-  const items = typeOf(doc, resolved.items) ?? 'string';
+  const items = typeOf(resolveSchema(doc, schema.items));
   return SCALARS.has(items) && (parameter.style ?? 'form') === 'form' ? { type, items } : undefined;
 }
 
@@ -102,8 +102,7 @@ export function queryParams(doc: OpenApiDocument): Map<string, OperationQuery> {
       const defaults: [string, unknown][] = [];
       let validatorHasOthers = false;
       for (const { parameter, pointer } of queryParameters(doc, path, method, item as Json)) {
-        const schema = resolveRef(doc, `#${pointer}`) as Json | undefined;
-        const kind = readable(doc, parameter, schema);
+        const kind = readable(doc, parameter);
         if (!kind) {
           validatorHasOthers = true;
           continue;
@@ -111,8 +110,8 @@ export function queryParams(doc: OpenApiDocument): Map<string, OperationQuery> {
         const name = String(parameter.name);
         declared.set(name, { ...kind, commas: parameter.explode === false, allowEmpty: parameter.allowEmptyValue === true, check: schemas.problems(pointer) });
         if (parameter.required === true) required.push(name);
-        const fallback = (schema && typeof schema.$ref === 'string' ? resolveRef(doc, schema.$ref) : schema) as Json | undefined;
-        if (fallback?.default !== undefined) defaults.push([name, fallback.default]);
+        const fallback = resolveSchema(doc, parameter.schema).default;
+        if (fallback !== undefined) defaults.push([name, fallback]);
       }
       if (declared.size || validatorHasOthers) byOperation.set(operationId, { declared, required, defaults, validatorHasOthers });
     }
@@ -125,16 +124,12 @@ export function withoutQueryParams(doc: OpenApiDocument): OpenApiDocument {
   const copy = structuredClone(doc);
   const taken = (raw: Json): boolean => {
     const parameter = (typeof raw.$ref === 'string' ? resolveRef(doc, raw.$ref) : raw) as Json | undefined;
-    if (parameter?.in !== 'query') return false;
-    const schema = parameter.schema as Json | undefined;
-    return readable(doc, parameter, schema) !== undefined;
+    return parameter?.in === 'query' && readable(doc, parameter) !== undefined;
   };
+  // The path item's own parameters, then each operation's.
   for (const item of Object.values(copy.paths ?? {})) {
-    for (const [key, value] of Object.entries(item as Json)) {
-      const holder = key === 'parameters' ? (item as Json) : (value as Json | undefined);
-      const parameters = holder?.parameters;
-      if (!Array.isArray(parameters)) continue;
-      holder!.parameters = parameters.filter((raw: Json) => !taken(raw));
+    for (const holder of [item, ...Object.values(item)] as (Json | undefined)[]) {
+      if (Array.isArray(holder?.parameters)) holder.parameters = holder.parameters.filter((raw: Json) => !taken(raw));
     }
   }
   return copy;
@@ -164,14 +159,13 @@ function schemaRefusal(name: string, errors: readonly ErrorObject[]): ApiError {
 /** One parameter's value from the query string, typed (an array from its commas or its repeats). */
 function valueOf(name: string, raw: unknown, param: Declared): unknown {
   const texts = Array.isArray(raw) ? (raw as string[]) : [String(raw)];
-  if (param.type !== 'array' || param.commas) {
-    if (texts.length > 1) throw refusal(`/query/${name}`, 'must be given once');
-    if (texts[0] === '' && !param.allowEmpty) throw refusal(`/query/${name}`, `Empty value found for query parameter '${name}'`);
-    if (param.type !== 'array') return typed(texts[0], param.type);
-    return texts[0] === '' ? [] : texts[0].split(',').map((each) => typed(each, param.items));
-  }
+  // One value (a scalar, or an array in one comma-separated value) unless the name repeats the array's items.
+  const single = param.type !== 'array' || param.commas;
+  if (single && texts.length > 1) throw refusal(`/query/${name}`, 'must be given once');
   if (!param.allowEmpty && texts.includes('')) throw refusal(`/query/${name}`, `Empty value found for query parameter '${name}'`);
-  return texts.map((each) => typed(each, param.items));
+  if (!single) return texts.map((each) => typed(each, param.items));
+  if (param.type !== 'array') return typed(texts[0], param.type);
+  return texts[0] === '' ? [] : texts[0].split(',').map((each) => typed(each, param.items));
 }
 
 /**

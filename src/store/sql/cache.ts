@@ -39,9 +39,7 @@ export class CommittedCache<T extends { id: number }> {
 
   /** Keeps a list (its records frozen; a list weighs its length, at least 1) with `extra`; one heavier than the bound is not kept. */
   keepList(key: string, items: readonly T[], extra?: unknown): void {
-    if (Math.max(1, items.length) > this.lists.bound) return;
-    for (const item of items) Object.freeze(item);
-    this.lists.keep(key, { items: items.slice(), extra });
+    if (this.lists.keep(key, { items: items.slice(), extra })) for (const item of items) Object.freeze(item);
   }
 
   /** A committed write to record `id` (created, changed or deleted): its record and every list go. */
