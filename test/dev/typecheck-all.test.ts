@@ -43,12 +43,18 @@ it('ends the check of a change with its line when the same text is reported chan
   // A change every file of src/ depends on: its check takes seconds, a file at a time.
   const config = path.join(dir, 'src/config.ts');
   writeFileSync(config, `${readFileSync(config, 'utf8')}\nexport const addedByTheTest: number = 'not a number';\n`);
-  const changed = () => checker!.send({ events: [{ type: 'update', path: config }], at: Date.now() });
+  const changed = () => checker!.connected && checker!.send({ events: [{ type: 'update', path: config }], at: Date.now() });
   changed();
   // The same text reported again and again for the first seconds of the check: some of these land between two
-  // of its files.
+  // of its files. The reports stop when the check's line comes, whichever is first: a report sent after the test
+  // has stopped the checker would fail the run (EPIPE) in whatever suite runs next.
   const again = setInterval(changed, 100);
-  setTimeout(() => clearInterval(again), 3000);
-  await typesLines(2);
+  const enough = setTimeout(() => clearInterval(again), 3000);
+  try {
+    await typesLines(2);
+  } finally {
+    clearInterval(again);
+    clearTimeout(enough);
+  }
   expect(output.split('\n').filter((line) => line.startsWith('[types]'))[1]).toMatch(/^\[types\] 1 type error in the project/);
 }, 3 * WAIT_MS);
