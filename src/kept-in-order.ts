@@ -14,7 +14,8 @@ export class KeptInOrder<K, V> {
 
   constructor(
     private readonly bound: number,
-    private readonly weigh: (value: V) => number,
+    /** A value's weight: 1 each unless told, so the bound is a count. */
+    private readonly weigh: (value: V) => number = () => 1,
   ) {}
 
   /** How many values are kept. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import { KeptInOrder } from './kept-in-order';
 
 const DOC_ID = 'urn:service:openapi';
 
@@ -46,9 +47,12 @@ export class SpecSchemas {
   }
 }
 
-/** SpecSchemas shared by every service of this process on the same document: their validators are pure functions, compiled once. */
-const shared = new Map<string, SpecSchemas>();
 const SHARED_DOCUMENTS = 8;
+/**
+ * SpecSchemas shared by every service of this process on the same document: their validators are pure functions,
+ * compiled once. At most SHARED_DOCUMENTS, the one made longest ago goes first.
+ */
+const shared = new KeptInOrder<string, SpecSchemas>(SHARED_DOCUMENTS);
 
 /**
  * The SpecSchemas of `doc`'s content (the same instance for an equal document): each service, seed check and test app
@@ -59,8 +63,7 @@ export function schemasOf(doc: object, options: { allErrors?: boolean } = {}): S
   let schemas = shared.get(key);
   if (!schemas) {
     schemas = new SpecSchemas(doc, options);
-    if (shared.size >= SHARED_DOCUMENTS) shared.delete(shared.keys().next().value!);
-    shared.set(key, schemas);
+    shared.keep(key, schemas);
   }
   return schemas;
 }

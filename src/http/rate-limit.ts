@@ -26,7 +26,7 @@ export class RateLimiter {
 
   constructor(private readonly options: RateLimiterOptions) {
     this.now = options.now ?? Date.now;
-    this.counts = new KeptInOrder(options.maxClients, () => 1);
+    this.counts = new KeptInOrder(options.maxClients);
   }
 
   /** Number of client keys currently tracked (bounded by `maxClients`). */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { parseDocument } from 'yaml';
 import type { AuthSettings } from '../config';
+import { KeptInOrder } from '../kept-in-order';
 import type { OpenApiDocument } from '../spec';
 import { enforcedScopes } from './auth';
 import { HTTP_METHODS, securityScopes } from './spec-routes';
@@ -82,15 +83,14 @@ export function servedSpec(openapi: OpenApiDocument, settings: AuthSettings | un
   let served = made.get(key);
   if (!served) {
     served = serve(openapi, settings, yamlText);
-    if (made.size >= KEPT) made.delete(made.keys().next().value!);
-    made.set(key, served);
+    made.keep(key, served);
   }
   return served;
 }
 
-/** The specs served so far, by what they were made from (at most KEPT); a served spec is never changed. */
-const made = new Map<string, { doc: OpenApiDocument; yaml: string }>();
 const KEPT = 8;
+/** The specs served so far, by what they were made from (at most KEPT, the one made longest ago goes first); a served spec is never changed. */
+const made = new KeptInOrder<string, { doc: OpenApiDocument; yaml: string }>(KEPT);
 
 function serve(openapi: OpenApiDocument, settings: AuthSettings | undefined, yamlText: string): { doc: OpenApiDocument; yaml: string } {
   const edits = securityEdits(openapi, settings);

@@ -16,7 +16,7 @@ export class CommittedCache<T extends { id: number }> {
   private readonly lists: KeptInOrder<string, { items: readonly T[]; extra: unknown }>;
 
   constructor(recordsKept = RECORDS_KEPT, listedKept = LISTED_KEPT) {
-    this.records = new KeptInOrder(recordsKept, () => 1);
+    this.records = new KeptInOrder(recordsKept);
     this.lists = new KeptInOrder(listedKept, (list) => Math.max(1, list.items.length));
   }
 

@@ -1,4 +1,5 @@
 import { sql, type Compilable, type Expression, type RawBuilder } from 'kysely';
+import { KeptInOrder } from '../../kept-in-order';
 import { decodeCursor, fits, QueryError, sortOf, type Condition, type ListQuery } from '../query';
 import { writtenColumns, type ColumnDef, type TableDef } from '../tables';
 import { after, condition, orderBy, type Bind, type Keyed } from './conditions';
@@ -50,7 +51,7 @@ export class TableSql {
   readonly delete: Compiled;
   readonly byParents?: Compiled;
   private readonly select: RawBuilder<unknown>[];
-  private readonly shapes = new Map<string, Compiled>();
+  private readonly shapes = new KeptInOrder<string, Compiled>(SHAPES_KEPT);
   private readonly columns: Map<string, ColumnDef>;
   /** The columns a write sets (the record's and the lower-cased copies), by field. */
   private readonly writable: Map<string, ColumnDef>;
@@ -150,8 +151,7 @@ export class TableSql {
   private shaped(key: string, prepare: boolean, build: () => Compilable<unknown>): Compiled {
     let known = this.shapes.get(key);
     if (!known) {
-      this.shapes.set(key, (known = compile(build(), prepare)));
-      if (this.shapes.size > SHAPES_KEPT) this.shapes.delete(this.shapes.keys().next().value!);
+      this.shapes.keep(key, (known = compile(build(), prepare)));
     }
     return known;
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { specModel } from '../model';
 import { DEFAULT_QUERY_LIMITS } from '../query';
+import { KeptInOrder } from '../../kept-in-order';
 import { CommittedCache } from '../sql/cache';
 import { collectionsOf, type Database, type Run } from '../sql/collection';
 import { sqlite } from '../sql/dialect';
@@ -38,12 +39,11 @@ const STATEMENTS_KEPT = 512;
 
 /** Prepared statements of one connection, made on first use and reused. */
 function runner(db: Connection): Run {
-  const made = new Map<string, Statement>();
+  const made = new KeptInOrder<string, Statement>(STATEMENTS_KEPT);
   return (compiled, parameters) => {
     let statement = made.get(compiled.sql);
     if (!statement) {
-      made.set(compiled.sql, (statement = db.prepare(compiled.sql)));
-      if (made.size > STATEMENTS_KEPT) made.delete(made.keys().next().value!);
+      made.keep(compiled.sql, (statement = db.prepare(compiled.sql)));
     }
     return statement.all(...(parameters as SqlValue[]));
   };
