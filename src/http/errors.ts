@@ -20,7 +20,12 @@ export class ApiError extends Error {
     readonly details?: ErrorDetail[],
     readonly headers?: Record<string, string>,
   ) {
+    // No stack: an ApiError is an answer, not a defect (an unexpected error is logged as itself, with its own). Where it
+    // was made says nothing its status and message do not, and capturing it was most of a refusal's cost (design.md).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
   }
 }
 

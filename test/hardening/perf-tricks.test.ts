@@ -1,5 +1,6 @@
 import express from 'express';
 import request from 'supertest';
+import { ApiError } from '../../src/http/errors';
 import { apiCors, apiHelmet } from '../../src/http/security';
 import { validatorAfterMatch } from '../../src/http/validate';
 import { createApp } from '../../src/app';
@@ -125,6 +126,15 @@ describe('speed tricks, through the real createApp / createHttpServer', () => {
     } finally {
       stringify.mockRestore();
     }
+  });
+
+  it('when the service refuses a request, then its ApiError captured no stack frames, and errors made after it still capture theirs', async () => {
+    const { http } = makeApp();
+    await http.get('/no-such-path').expect(404);
+    const refusal = new ApiError(404, 'Not found: GET /nowhere');
+    expect(refusal.stack).toBe('Error: Not found: GET /nowhere');
+    expect(refusal).toBeInstanceOf(Error);
+    expect(new Error('a defect').stack).toMatch(/\n\s+at /);
   });
 
   it('when a request is served, then the fixed security headers equal what real helmet sets on a real request', async () => {
