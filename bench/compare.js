@@ -5,6 +5,8 @@
 // out into a temporary worktree and built. Each workload runs A and B alternately (A B, B A, ...) on
 // the same pinned core and reports the median B/A ratio of req/s and of server CPU time per request.
 // This is how a change to the service is measured (docs/maintainers/design.md, "Speed tricks"); it never writes BENCHMARKS.md.
+// --only takes the ids of bench/lib/workloads.js: WORKLOADS, and REFUSALS (refuse-unknown-path, refuse-unknown-id,
+// refuse-bad-limit: requests the service refuses, each build's rate of refusals).
 // --env sets the environment of both builds (STORE=sqlite: each on a SQLite file of its own, new per workload);
 // --env-a and --env-b one build's (DATABASE_URL=...: each build on a database of its own).
 const { mkdtempSync } = require('node:fs');

@@ -9,7 +9,7 @@ const { startServer } = require('./servers');
 const { runLoad, probe } = require('./measure');
 const { seedFile } = require('./seed');
 const { summary } = require('./stats');
-const { WORKLOADS } = require('./workloads');
+const { WORKLOADS, REFUSALS } = require('./workloads');
 
 /** User + system CPU time of a process so far, in ms (from /proc, clock ticks of 10 ms). */
 function cpuMs(pid) {
@@ -27,7 +27,7 @@ async function compareBuilds({ builds, only, rounds, duration, connections = 16,
   const scripts = builds.map((b) => path.join(buildDist(b, tmp), 'server.js'));
   const rows = [];
   for (const id of only) {
-    const w = WORKLOADS.find((x) => x.id === id);
+    const w = [...WORKLOADS, ...REFUSALS].find((x) => x.id === id);
     if (!w) throw new Error(`no workload ${id}`);
     const seed = seedFile(tmp, w.subject.seed);
     const servers = [];
@@ -38,7 +38,7 @@ async function compareBuilds({ builds, only, rounds, duration, connections = 16,
         servers.push(await startServer('service', { seedFile: seed, cpu: cpus?.server, script, label: 'AB'[i], extraEnv: own }));
       }
       for (const srv of servers) {
-        const problem = await probe(srv.url, w.request);
+        const problem = await probe(srv.url, w.request, undefined, w.status);
         if (problem) throw new Error(`${srv.label}: ${problem}`);
         await runLoad({ url: srv.url, request: w.request, connections, duration: warmup, cpu: cpus?.load });
       }
@@ -48,7 +48,9 @@ async function compareBuilds({ builds, only, rounds, duration, connections = 16,
         for (const i of r % 2 === 0 ? [0, 1] : [1, 0]) {
           const before = cpuMs(servers[i].pid);
           const result = await runLoad({ url: servers[i].url, request: w.request, connections, duration, cpu: cpus?.load });
-          rps[i].push(result.rps);
+          // A refusal's rate is of its refusals: every answer must be one (probe checked the status, wrk counts the others).
+          if (w.status && result.non2xx !== result.total) throw new Error(`${servers[i].label}: ${result.total - result.non2xx} of ${result.total} answers were not refusals`);
+          rps[i].push(w.status ? result.total / duration : result.rps);
           cpu[i].push(((cpuMs(servers[i].pid) - before) * 1000) / result.total);
         }
       }

@@ -109,12 +109,21 @@ function runLoad(options) {
 
 /**
  * One request with fetch, to check a server answers a workload correctly before it is measured: a 2xx, a
- * GraphQL answer with data and no errors, and, when `expectItems` is given, a JSON array of that length.
+ * GraphQL answer with data and no errors, and, when `expectItems` is given, a JSON array of that length; a refusal
+ * (`expectStatus`, bench/lib/workloads.js REFUSALS) answered with that status and a JSON body with an `error`.
  * Returns what is wrong, or undefined.
  */
-async function probe(url, request, expectItems) {
+async function probe(url, request, expectItems, expectStatus) {
   const res = await fetch(url + request.path, { method: request.method, headers: request.headers, body: request.body });
   const text = await res.text();
+  if (expectStatus !== undefined) {
+    if (res.status !== expectStatus) return `HTTP ${res.status} where ${expectStatus} was expected: ${text.slice(0, 120)}`;
+    try {
+      return typeof JSON.parse(text).error === 'string' ? undefined : `no error message: ${text.slice(0, 120)}`;
+    } catch {
+      return `not JSON: ${text.slice(0, 80)}`;
+    }
+  }
   if (res.status < 200 || res.status > 299) return `HTTP ${res.status}: ${text.slice(0, 120)}`;
   if (request.path.startsWith('/graphql')) {
     try {

@@ -58,6 +58,16 @@ const WORKLOADS = [
   },
 ];
 
+/**
+ * Refusals, for bench/compare.js only (no page section measures them: no peer refuses by this contract): each request
+ * is answered with `status`, and a build's rate is of those answers. For changes to how the service refuses.
+ */
+const REFUSALS = [
+  { id: 'refuse-unknown-path', title: 'GET /no-such-path (404)', request: { method: 'GET', path: '/no-such-path' }, subject: svc(100), status: 404 },
+  { id: 'refuse-unknown-id', title: 'GET /books/99999 (404)', request: { method: 'GET', path: '/books/99999' }, subject: svc(100), status: 404 },
+  { id: 'refuse-bad-limit', title: 'GET /books?limit=0 (400)', request: { method: 'GET', path: '/books?limit=0' }, subject: svc(100), status: 400 },
+];
+
 /** A peer is a kind name (same seed as the subject) or a full {kind, seed}. */
 const peerSpec = (workload, peer) => (typeof peer === 'string' ? { kind: peer, seed: workload.subject.seed } : peer);
 
@@ -70,4 +80,4 @@ const requestFor = (workload, kind) => {
 /** The workloads of one page section, `only` (ids) applied. */
 const workloadsOf = (section, only) => WORKLOADS.filter((w) => w.section === section && (!only || only.includes(w.id)));
 
-module.exports = { WORKLOADS, peerSpec, requestFor, workloadsOf };
+module.exports = { WORKLOADS, REFUSALS, peerSpec, requestFor, workloadsOf };
