@@ -3,7 +3,7 @@ import { KeptInOrder } from '../src/kept-in-order';
 /** The keys of 1..n that `kept` still holds. */
 const held = (kept: KeptInOrder<number, string>, n: number) => Array.from({ length: n }, (_, i) => i + 1).filter((key) => kept.get(key) !== undefined);
 
-describe('KeptInOrder (every bounded map of the service)', () => {
+describe("KeptInOrder (the service's own bounded maps)", () => {
   it('when no weight is given, then the bound is a count and the value kept longest goes first', () => {
     const kept = new KeptInOrder<number, string>(3);
     for (let key = 1; key <= 5; key += 1) expect(kept.keep(key, `v${key}`)).toBe(true);

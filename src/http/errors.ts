@@ -21,7 +21,7 @@ export class ApiError extends Error {
     readonly headers?: Record<string, string>,
   ) {
     // No stack: an ApiError is an answer, not a defect (an unexpected error is logged as itself, with its own). Where it
-    // was made says nothing its status and message do not, and capturing it was most of a refusal's cost (design.md).
+    // is made says nothing its status and message do not, and capturing it costs a refusal about a sixth of its CPU (design.md).
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     super(message);
