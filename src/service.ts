@@ -99,6 +99,7 @@ export function createService({
       label: 'graphql',
       // A browser's GET opens GraphiQL; everything else is GraphQL over HTTP (with its own body limit).
       handler: (req, res, next) => graphiql(req, res, () => graphql(req, res, next)),
+      writesThroughService: true,
     },
     // The spec files say what this instance checks: security only where it asks for a token.
     ...docsRoutes(openapi, servedSpec(openapi, config.auth, readFileSync(openapiPath, 'utf8'))),

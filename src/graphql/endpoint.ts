@@ -85,6 +85,13 @@ const WRITTEN_BY_ENDPOINT: ExecutionResult = {};
  */
 const NESTING_ALLOWANCE = 20;
 
+/** graphql-http's headers of an answer other than its `content-type` (lower case, as it and transport.ts name it); undefined when it has none. */
+function othersThanType(headers: Record<string, string>): Record<string, string> | undefined {
+  let others: Record<string, string> | undefined;
+  for (const name in headers) if (name !== 'content-type') (others ??= {})[name] = headers[name];
+  return others;
+}
+
 /** Which limit refused a document (from the first error's code), for the metrics; `invalid` for any other error. */
 const REFUSAL_BY_CODE: Record<string, RefusalReason> = { QUERY_TOO_DEEP: 'depth', TOO_MANY_ALIASES: 'aliases', TOO_MANY_TOKENS: 'tokens' };
 
@@ -233,9 +240,8 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
     };
     const send = ([body, init]: GraphqlHttpResponse): void => {
       const headers = init.headers as Record<string, string> | undefined;
-      for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
       // Written with its length, so Node sends the headers and the body in one write.
-      sendText(res, init.status, String(res.getHeader('content-type') ?? ''), body ?? '');
+      sendText(res, init.status, headers?.['content-type'] ?? '', body ?? '', headers && othersThanType(headers));
     };
     const write = async (response: GraphqlHttpResponse): Promise<void> => {
       const { result } = request.context;

@@ -1,4 +1,6 @@
 import type { ServerResponse } from 'node:http';
+import { setWaitingHeaders, type AnswerHeaders } from './head';
+import { stateOf } from './request-state';
 import { JSON_TYPE, sendText } from './send';
 import { ChunkWriter } from './chunk-writer';
 import type { WriteTurns } from './write-turns';
@@ -16,6 +18,8 @@ export interface StreamOptions {
   checkItem?: (item: unknown) => void;
   /** A HEAD request (which the edge runs as a GET): the headers only, and nothing read from `rest`. */
   head?: boolean;
+  /** The answer's own headers (its ETag), other than Content-Type and Content-Length. */
+  headers?: AnswerHeaders;
 }
 
 /** A list of at most this many items and no `rest` is written whole, with Content-Length. */
@@ -48,7 +52,7 @@ export function writeJsonList<T>(res: ServerResponse, status: number, list: Json
   const { checkItem } = options;
   if (!list.rest && list.items.length <= WHOLE_ITEMS) {
     if (checkItem) for (const item of list.items) checkItem(item);
-    return sendText(res, status, JSON_TYPE, JSON.stringify(list.items));
+    return sendText(res, status, JSON_TYPE, JSON.stringify(list.items), options.headers);
   }
   // From here nothing keeps `list`: its batches go one at a time (this function is not async, because a
   // suspended async function keeps its arguments, and with them the first batch, until the last byte).
@@ -123,7 +127,10 @@ export function writeJsonValue(res: ServerResponse, status: number, type: string
 
 /** Starts a chunked answer, runs `write`, and ends it; or ends the connection if it fails once under way. */
 async function streamed(res: ServerResponse, status: number, type: string, options: StreamOptions, write: (out: ChunkWriter) => Promise<void>): Promise<void> {
+  // Its head is written with its first chunk, implicitly: its headers are set one at a time (./head.ts).
+  setWaitingHeaders(stateOf(res));
   res.statusCode = status;
+  if (options.headers) for (const name in options.headers) res.setHeader(name, options.headers[name]);
   res.setHeader('Content-Type', type);
   res.removeHeader('Content-Length');
   if (options.head) {

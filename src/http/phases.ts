@@ -4,6 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { printable, type Logger } from '../logger';
 import type { RequestMetrics } from '../ops/metrics';
 import { notFound } from './errors';
+import { setWaitingHeaders, waitingHead } from './head';
 import type { Next, Phase, RequestState } from './request-state';
 import { originForm } from './routes';
 
@@ -109,7 +110,11 @@ export function runPhases(phases: Phases, { logger, metrics, connected }: RunOpt
       connected();
     }
     const state = begin(req, res, logger, metrics);
-    inOrder(steps, (phase, step) => phase(state, step), (err?: unknown) => next(err ?? notFound(req)));
+    inOrder(steps, (phase, step) => phase(state, step), (err?: unknown) => {
+      // Whatever answers from here (an error handler, yours or the service's) sets headers one at a time.
+      setWaitingHeaders(state);
+      next(err ?? notFound(req));
+    });
   };
 }
 
@@ -124,6 +129,7 @@ class State implements RequestState {
   principal: RequestState['principal'] = undefined;
   body: unknown = undefined;
   outcome: RequestState['outcome'] = undefined;
+  head: RequestState['head'] = undefined;
   private child: Logger | undefined = undefined;
 
   constructor(
@@ -145,7 +151,7 @@ function begin(req: Request, res: Response, logger: Logger, metrics: RequestMetr
   const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
   const state = new State(req, res, requestId, logger);
   res.locals.state = state;
-  res.setHeader('X-Request-Id', requestId);
+  state.head = waitingHead(res, ['X-Request-Id', requestId]);
   const method = req.method;
   const path = req.path;
   res.once('close', () => {

@@ -1,5 +1,7 @@
+import type { ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import type { Logger } from '../logger';
+import type { HeaderList } from './head';
 import type { OperationInfo, Route } from './spec-routes';
 
 /** A request's route and its path parameters (raw, as in the path), found once per request by the route phase. */
@@ -45,6 +47,12 @@ export interface RequestState {
   body: unknown;
   /** handle: the handler's answer, written by the write phase. */
   outcome: Outcome | undefined;
+  /**
+   * The headers every answer to this request carries (the request id; the protect phase's), waiting to be written
+   * with the answer's head in one block; undefined once they are set on the response, or when they never waited
+   * (./head.ts).
+   */
+  head: HeaderList[] | undefined;
 }
 
 /** Passes control to the next phase, or (with an error) to the service's error handler. */
@@ -65,7 +73,10 @@ declare global {
   }
 }
 
-/** The state of a request the service has seen (undefined before it entered the service, e.g. in a route of yours). */
-export function stateOf(res: Response): RequestState | undefined {
-  return res.locals.state;
+/**
+ * The state of a request the service has seen (undefined before it entered the service, e.g. in a route of yours),
+ * from its response: express's, or any Node response (one express never saw has none).
+ */
+export function stateOf(res: ServerResponse): RequestState | undefined {
+  return (res as Partial<Response>).locals?.state;
 }

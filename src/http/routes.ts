@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { OpenApiDocument } from '../spec';
 import { ApiError, NOT_ALLOWED_MESSAGE, notFound } from './errors';
+import { setWaitingHeaders } from './head';
 import type { Phase, RequestState, RouteMatch } from './request-state';
 import { sendEmpty } from './send';
 import { specRoutes, type ErrorFormat, type OperationInfo, type OwnRoute, type Route, type SpecHeaders } from './spec-routes';
@@ -103,8 +104,8 @@ function compareTemplates(a: string, b: string): number {
   return left.length - right.length;
 }
 
-function ownRoute({ path, methods, errorFormat = 'json', label, handler }: OwnRoute, specHeaders: SpecHeaders): Route {
-  return { template: path, methods, allow: methods.join(', '), errorFormat, operations: {}, label, handler, paramNames: [], specHeaders };
+function ownRoute({ path, methods, errorFormat = 'json', label, handler, writesThroughService }: OwnRoute, specHeaders: SpecHeaders): Route {
+  return { template: path, methods, allow: methods.join(', '), errorFormat, operations: {}, label, handler, writesThroughService, paramNames: [], specHeaders };
 }
 
 /** An absolute-form target (RFC 9112 §3.2.2): scheme, optional userinfo, authority, then the rest. */
@@ -168,18 +169,20 @@ export function routePhase(table: RouteTable): Phase {
  * - then a route of the service's own goes to its handler (and leaves the phases), and a spec operation on
  *   to the body, the validator and the registrar.
  */
-export const dispatchPhase: Phase = ({ req, res, match }, next) => {
+export const dispatchPhase: Phase = (state, next) => {
+  const { req, res, match } = state;
   if (!match) return next(notFound(req));
   const route = match.route;
   const method = req.method;
-  if (method === 'OPTIONS') {
-    res.setHeader('Allow', route.allow);
-    return sendEmpty(res, 204);
-  }
+  if (method === 'OPTIONS') return sendEmpty(res, 204, { Allow: route.allow });
   const runsAs = route.methods.includes(method) ? method : operationMethod(method);
   if (!route.methods.includes(runsAs)) return next(new ApiError(405, NOT_ALLOWED_MESSAGE, undefined, { Allow: route.allow }));
-  // A handler of the service's own that passes the request on without an error has answered nothing: a 404.
-  if (route.handler) return route.handler(req, res, (err?: unknown) => next(err ?? notFound(req)));
+  if (route.handler) {
+    // One that may answer other than through the service's writers gets the waiting headers set first (./head.ts).
+    if (!route.writesThroughService) setWaitingHeaders(state);
+    // A handler of the service's own that passes the request on without an error has answered nothing: a 404.
+    return route.handler(req, res, (err?: unknown) => next(err ?? notFound(req)));
+  }
   // The validator and the registrar know the GET; Node still sends a HEAD answer without its body.
   req.method = runsAs;
   next();

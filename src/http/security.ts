@@ -5,6 +5,7 @@ import type { Config, CorsOrigins } from '../config';
 import { closeAfterDiscarding, discardIfClosing, expectBody, type BodyLimits } from './unread-body';
 import { authSteps } from './auth';
 import { ApiError, sendError } from './errors';
+import { addHeaders } from './head';
 import { recordFixedHeaders } from './perf/fixed-headers';
 import { RateLimiter } from './rate-limit';
 import { MOCK_HEADER } from '../mock/rest';
@@ -49,10 +50,11 @@ export function apiHelmet(): RequestHandler {
   }) as RequestHandler;
 }
 
-/** A step that sets a list of headers recorded once at start-up (./perf/fixed-headers.ts) on each response. */
+/** A step that gives each answer a list of headers recorded once at start-up (./perf/fixed-headers.ts): they wait for its head (./head.ts). */
 function setHeaders(headers: readonly [string, string][]): Phase {
-  return ({ res }, next) => {
-    for (const [name, value] of headers) res.setHeader(name, value);
+  const list = headers.flat();
+  return (state, next) => {
+    addHeaders(state, list);
     next();
   };
 }

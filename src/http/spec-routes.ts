@@ -64,6 +64,8 @@ export interface Route {
   label: string;
   /** The handler of a route of the service's own (spec operations go through the validator and the registrar). */
   handler?: RequestHandler;
+  /** The handler answers only through the service's writers (OwnRoute). */
+  writesThroughService?: boolean;
   /** The template's parameter names, in the order of `regex`'s capture groups. */
   paramNames: string[];
   regex?: RegExp;
@@ -90,6 +92,11 @@ export interface OwnRoute {
   errorFormat?: ErrorFormat;
   label: string;
   handler: RequestHandler;
+  /**
+   * The handler answers only through the service's writers (src/http/send.ts, ./json-stream.ts), which write the
+   * headers every answer carries with its head (./head.ts); other handlers get them set before they run.
+   */
+  writesThroughService?: boolean;
   /** The setting the path comes from (e.g. METRICS_PATH), named when it collides with another route. */
   setting?: string;
 }

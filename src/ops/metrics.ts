@@ -175,11 +175,9 @@ export function createMetrics({ store, path }: { store: Store; path: string }): 
     setting: 'METRICS_PATH',
     handler: (_req, res, next) => {
       startProcessMetrics();
-      exposition().then((text) => {
-        res.setHeader('Cache-Control', 'no-store');
-        sendText(res, 200, registry.contentType, text);
-      }, next);
+      exposition().then((text) => sendText(res, 200, registry.contentType, text, { 'Cache-Control': 'no-store' }), next);
     },
+    writesThroughService: true,
   };
 
   return {

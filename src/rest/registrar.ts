@@ -193,40 +193,42 @@ function writeResult({ res, bound, pre, head, tag, options }: Answer, result: An
   const { op, check } = bound;
   const { status, body } = result;
   const media = op.responseMedia[status];
-  if (op.locationStatuses.includes(status)) locate(res, body);
+  // The registrar's own headers (Location, ETag) go with the answer's head; a handler's are set before it.
+  const headers: Record<string, string> = {};
+  if (op.locationStatuses.includes(status)) locate(res, body, headers);
   const tagged = body !== undefined && op.etagStatuses.includes(status);
   if (isListBody(body)) {
     const etag = tagged ? listEtag(options.representation, op.operationId, body.result.version, body.query) : undefined;
-    if (etag && answeredByPrecondition(res, op, pre, etag)) return;
+    if (etag && answeredByPrecondition(res, op, pre, etag, headers)) return;
     if (result.headers) res.set(result.headers);
-    return writeJsonList(res, status, body.result, { head, turns: options.turns, checkItem: check?.item(status) });
+    return writeJsonList(res, status, body.result, { head, turns: options.turns, checkItem: check?.item(status), headers });
   }
   check?.body(status, body);
   if (body === undefined || !media) {
     if (result.headers) res.set(result.headers);
-    return sendEmpty(res, status);
+    return sendEmpty(res, status, headers);
   }
   if (media === 'text/plain') {
     if (result.headers) res.set(result.headers);
     // Plain-text answers are one line, whatever a handler echoed back: the same rule as sendError's.
-    return sendText(res, status, TEXT_TYPE, oneLine(String(body)));
+    return sendText(res, status, TEXT_TYPE, oneLine(String(body)), headers);
   }
   const json = tagged ? tag(body) : { text: JSON.stringify(body), etag: undefined };
-  if (json.etag && answeredByPrecondition(res, op, pre, json.etag)) return;
+  if (json.etag && answeredByPrecondition(res, op, pre, json.etag, headers)) return;
   if (result.headers) res.set(result.headers);
-  sendText(res, status, JSON_TYPE, json.text);
+  sendText(res, status, JSON_TYPE, json.text, headers);
 }
 
 /**
- * Sets the ETag of the representation about to be sent and applies a GET's preconditions to it (HEAD runs as
- * GET; RFC 9110 section 13.2.2): true when that answered the request (304), a 412 is thrown, false to go on.
+ * Adds the ETag of the representation about to be sent to its `headers` and applies a GET's preconditions to it
+ * (HEAD runs as GET; RFC 9110 section 13.2.2): true when that answered the request (304), a 412 is thrown, false to go on.
  */
-function answeredByPrecondition(res: Response, op: OperationInfo, pre: Preconditions | undefined, etag: string): boolean {
+function answeredByPrecondition(res: Response, op: OperationInfo, pre: Preconditions | undefined, etag: string, headers: Record<string, string>): boolean {
   const verdict = pre && op.method === 'GET' ? evaluate(pre, etag, true) : 'pass';
   if (verdict === 'failed') throw preconditionFailed();
-  res.setHeader('ETag', etag);
+  headers.ETag = etag;
   if (verdict !== 'not-modified') return false;
-  sendEmpty(res, 304);
+  sendEmpty(res, 304, headers);
   return true;
 }
 
@@ -235,12 +237,12 @@ function isListBody(body: unknown): body is ListBody<unknown> {
   return typeof body === 'object' && body !== null && !Array.isArray(body) && 'result' in body && 'query' in body;
 }
 
-/** The `Location` of a created record, where its operation's spec declares one: the request path and the record's id. */
-function locate(res: Response, body: unknown): void {
+/** The `Location` of a created record, where its operation's spec declares one (added to `headers`): the request path and the record's id. */
+function locate(res: Response, body: unknown, headers: Record<string, string>): void {
   const id = (body as { id?: unknown } | undefined)?.id;
   if (id === undefined || res.hasHeader('Location')) return;
   const req = res.req;
-  res.setHeader('Location', `${(req.baseUrl + req.path).replace(/(.)\/+$/, '$1')}/${encodeURIComponent(String(id))}`);
+  headers.Location = `${(req.baseUrl + req.path).replace(/(.)\/+$/, '$1')}/${encodeURIComponent(String(id))}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { ServerResponse } from 'node:http';
 import express from 'express';
 import request from 'supertest';
 import { ApiError } from '../../src/http/errors';
@@ -148,5 +149,21 @@ describe('speed tricks, through the real createApp / createHttpServer', () => {
     const set = Object.fromEntries(HELMET_HEADERS.filter((name) => reference.headers[name] !== undefined).map((name) => [name, reference.headers[name]]));
     expect(Object.keys(set).length).toBeGreaterThan(5);
     for (const [name, value] of Object.entries(set)) expect(served.headers[name]).toBe(value);
+  });
+
+  it("when a record, a create and a GraphQL result are answered, then each head is written in one block: no header is set one at a time", async () => {
+    const { http } = makeApp();
+    const setOne = jest.spyOn(ServerResponse.prototype, 'setHeader');
+    try {
+      for (const answer of [http.get('/books/1').expect(200), http.post('/books').send({ title: 'One block' }).expect(201), http.post('/graphql').send({ query: '{ books { id } }' }).expect(200)]) {
+        setOne.mockClear();
+        const res = await answer;
+        expect(res.headers['x-request-id']).toBeDefined();
+        expect(res.headers['x-frame-options']).toBe('DENY');
+        expect(setOne.mock.calls.map(([name]) => name)).toEqual([]);
+      }
+    } finally {
+      setOne.mockRestore();
+    }
   });
 });
