@@ -193,30 +193,38 @@ function writeResult({ res, bound, pre, head, tag, options }: Answer, result: An
   const { op, check } = bound;
   const { status, body } = result;
   const media = op.responseMedia[status];
-  // The registrar's own headers (Location, ETag) go with the answer's head; a handler's are set before it.
+  // The registrar's headers (Location, ETag) and the handler's go with the answer's head, in one block.
   const headers: Record<string, string> = {};
   if (op.locationStatuses.includes(status)) locate(res, body, headers);
   const tagged = body !== undefined && op.etagStatuses.includes(status);
   if (isListBody(body)) {
     const etag = tagged ? listEtag(options.representation, op.operationId, body.result.version, body.query) : undefined;
     if (etag && answeredByPrecondition(res, op, pre, etag, headers)) return;
-    if (result.headers) res.set(result.headers);
-    return writeJsonList(res, status, body.result, { head, turns: options.turns, checkItem: check?.item(status), headers });
+    return writeJsonList(res, status, body.result, { head, turns: options.turns, checkItem: check?.item(status), headers: withHandlerHeaders(headers, result.headers) });
   }
   check?.body(status, body);
-  if (body === undefined || !media) {
-    if (result.headers) res.set(result.headers);
-    return sendEmpty(res, status, headers);
-  }
-  if (media === 'text/plain') {
-    if (result.headers) res.set(result.headers);
-    // Plain-text answers are one line, whatever a handler echoed back: the same rule as sendError's.
-    return sendText(res, status, TEXT_TYPE, oneLine(String(body)), headers);
-  }
+  if (body === undefined || !media) return sendEmpty(res, status, withHandlerHeaders(headers, result.headers));
+  // Plain-text answers are one line, whatever a handler echoed back: the same rule as sendError's.
+  if (media === 'text/plain') return sendText(res, status, TEXT_TYPE, oneLine(String(body)), withHandlerHeaders(headers, result.headers));
   const json = tagged ? tag(body) : { text: JSON.stringify(body), etag: undefined };
   if (json.etag && answeredByPrecondition(res, op, pre, json.etag, headers)) return;
-  if (result.headers) res.set(result.headers);
-  sendText(res, status, JSON_TYPE, json.text, headers);
+  sendText(res, status, JSON_TYPE, json.text, withHandlerHeaders(headers, result.headers));
+}
+
+/**
+ * A handler's headers (a page's X-Total-Count and Link, a replayed answer's) added to the registrar's: the
+ * handler's win over the registrar's of the same name, in any case, and Content-Type and Content-Length stay the
+ * writer's, as when the registrar's, then the handler's, then the writer's were set in that order.
+ */
+function withHandlerHeaders(headers: Record<string, string>, handler: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  if (!handler) return headers;
+  for (const name in handler) {
+    const lower = name.toLowerCase();
+    if (lower === 'content-type' || lower === 'content-length') continue;
+    for (const earlier in headers) if (earlier.toLowerCase() === lower) delete headers[earlier];
+    headers[name] = String(handler[name]);
+  }
+  return headers;
 }
 
 /**

@@ -151,11 +151,12 @@ describe('speed tricks, through the real createApp / createHttpServer', () => {
     for (const [name, value] of Object.entries(set)) expect(served.headers[name]).toBe(value);
   });
 
-  it("when a record, a create and a GraphQL result are answered, then each head is written in one block: no header is set one at a time", async () => {
+  it('when a record, a page, a create and a GraphQL result are answered, then each head is written in one block: no header is set one at a time', async () => {
     const { http } = makeApp();
     const setOne = jest.spyOn(ServerResponse.prototype, 'setHeader');
     try {
-      for (const answer of [http.get('/books/1').expect(200), http.post('/books').send({ title: 'One block' }).expect(201), http.post('/graphql').send({ query: '{ books { id } }' }).expect(200)]) {
+      const answers = [http.get('/books/1').expect(200), http.get('/books?limit=2').expect(200), http.post('/books').send({ title: 'One block' }).expect(201), http.post('/graphql').send({ query: '{ books { id } }' }).expect(200)];
+      for (const answer of answers) {
         setOne.mockClear();
         const res = await answer;
         expect(res.headers['x-request-id']).toBeDefined();

@@ -48,6 +48,14 @@ describe('the head of an answer', () => {
     const page = await http.get('/books?limit=1').expect(200);
     expectServiceHeaders(page);
     expect(page.headers['x-total-count']).toMatch(/^\d+$/);
+    expect(page.headers.link).toMatch(/rel="next"/);
+
+    const keyed = () => http.post('/books').set('Idempotency-Key', 'head-once').send({ title: 'Once' }).expect(201);
+    await keyed();
+    const replayed = await keyed();
+    expectServiceHeaders(replayed);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.headers.location).toBe(`/books/${replayed.body.id}`);
 
     const options = await http.options('/books').expect(204);
     expectServiceHeaders(options);
