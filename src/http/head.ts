@@ -57,8 +57,8 @@ export function setWaitingHeaders(state: RequestState | undefined): void {
 }
 
 /**
- * The head of an answer the service writes, as one list for `writeHead`: the waiting headers (each not set since),
- * then `own`. The waiting headers are taken: from here they are the response's.
+ * The head of an answer the service writes, as one list for `writeHead`: the waiting headers (each not set since,
+ * nor one of `own`), then `own`. The waiting headers are taken: from here they are the response's.
  */
 export function headBlock(res: ServerResponse, own: AnswerHeaders | undefined): (string | number)[] {
   const block: (string | number)[] = [];
@@ -67,11 +67,20 @@ export function headBlock(res: ServerResponse, own: AnswerHeaders | undefined): 
   if (lists) {
     state.head = undefined;
     for (const list of lists) {
-      for (let i = 0; i < list.length; i += 2) if (!res.hasHeader(list[i])) block.push(list[i], list[i + 1]);
+      for (let i = 0; i < list.length; i += 2) {
+        const name = list[i];
+        if (!res.hasHeader(name) && !(own && named(own, name))) block.push(name, list[i + 1]);
+      }
     }
   }
   if (own) for (const name in own) block.push(name, own[name]);
   return block;
+}
+
+/** Whether `headers` has a header called `name`, in any case. */
+function named(headers: AnswerHeaders, name: string): boolean {
+  for (const key in headers) if (key.length === name.length && key.toLowerCase() === name.toLowerCase()) return true;
+  return false;
 }
 
 function setEach(res: ServerResponse, headers: HeaderList): void {

@@ -1,6 +1,9 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import request, { type Response } from 'supertest';
 import { configureExpress } from '../../src/app';
+import { headBlock } from '../../src/http/head';
 import { makeApp, makeService } from '../support/app';
 
 /**
@@ -127,5 +130,16 @@ describe('the head of an answer', () => {
       expectServiceHeaders(res);
       expect(res.body).toEqual({ teapot: true });
     }
+  });
+
+  it("when a writer's own header has the name of a waiting one, in any case, then only the writer's goes in the block, and a header set since keeps its place too", () => {
+    const res = new ServerResponse(new IncomingMessage(new Socket()));
+    const state = { head: [['X-Request-Id', 'id-1', 'X-Frame-Options', 'DENY', 'Cache-Control', 'no-store', 'Referrer-Policy', 'no-referrer']] };
+    Object.assign(res, { locals: { state } });
+    res.setHeader('referrer-policy', 'same-origin');
+    expect(headBlock(res, { 'x-frame-options': 'SAMEORIGIN', ETag: '"a"' })).toEqual(['X-Request-Id', 'id-1', 'Cache-Control', 'no-store', 'x-frame-options', 'SAMEORIGIN', 'ETag', '"a"']);
+    // Taken once: the waiting headers are the response's from then on.
+    expect(state.head).toBeUndefined();
+    expect(headBlock(res, undefined)).toEqual([]);
   });
 });
