@@ -47,34 +47,49 @@ export function addHeaders(state: RequestState, headers: HeaderList): void {
 
 /** Sets the waiting headers one at a time (each not set since), for an answer the service's writers do not write. */
 export function setWaitingHeaders(state: RequestState | undefined): void {
-  const lists = state?.head;
-  if (!lists) return;
-  state.head = undefined;
-  const res = state.res;
-  for (const list of lists) {
-    for (let i = 0; i < list.length; i += 2) if (!res.hasHeader(list[i])) res.setHeader(list[i], list[i + 1]);
-  }
+  if (state?.head) setEach(state.res, takeWaiting(state, undefined));
 }
 
 /**
  * The head of an answer the service writes, as one list for `writeHead`: the waiting headers (each not set since,
- * nor one of `own`), then `own`. The waiting headers are taken: from here they are the response's.
+ * nor one of `own`), then `own`. Of `own`, a Content-Type or Content-Length is left out (the writer sets those),
+ * and of two with the same name in any case, the later wins. The waiting headers are taken: from here they are
+ * the response's.
  */
 export function headBlock(res: ServerResponse, own: AnswerHeaders | undefined): (string | number)[] {
-  const block: (string | number)[] = [];
   const state = stateOf(res);
-  const lists = state?.head;
-  if (lists) {
-    state.head = undefined;
-    for (const list of lists) {
-      for (let i = 0; i < list.length; i += 2) {
-        const name = list[i];
-        if (!res.hasHeader(name) && !(own && named(own, name))) block.push(name, list[i + 1]);
-      }
+  const block: (string | number)[] = state?.head ? takeWaiting(state, own) : [];
+  if (own) {
+    for (const name in own) if (!isWritersOwn(name) && !replacedLater(own, name)) block.push(name, own[name]);
+  }
+  return block;
+}
+
+/** The head of an answer whose head goes out with its first chunk: `headBlock`'s headers, set one at a time now. */
+export function setHead(res: ServerResponse, own: AnswerHeaders | undefined): void {
+  setEach(res, headBlock(res, own));
+}
+
+/** Takes the waiting headers off `state`: those not set since, nor named in `own`, as one list. */
+function takeWaiting(state: RequestState, own: AnswerHeaders | undefined): string[] {
+  const lists = state.head ?? [];
+  state.head = undefined;
+  const res = state.res;
+  const taken: string[] = [];
+  for (const list of lists) {
+    for (let i = 0; i < list.length; i += 2) {
+      const name = list[i];
+      if (!res.hasHeader(name) && !(own && named(own, name))) taken.push(name, list[i + 1]);
     }
   }
-  if (own) for (const name in own) block.push(name, own[name]);
-  return block;
+  return taken;
+}
+
+/** A Content-Type or Content-Length: the writer sets those itself, from the body it writes. */
+function isWritersOwn(name: string): boolean {
+  if (name.length !== 12 && name.length !== 14) return false;
+  const lower = name.toLowerCase();
+  return lower === 'content-type' || lower === 'content-length';
 }
 
 /** Whether `headers` has a header called `name`, in any case. */
@@ -83,6 +98,16 @@ function named(headers: AnswerHeaders, name: string): boolean {
   return false;
 }
 
-function setEach(res: ServerResponse, headers: HeaderList): void {
-  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i], headers[i + 1]);
+/** Whether a key of `headers` after `name` (one of its keys) names the same header in any case: the later one wins. */
+function replacedLater(headers: AnswerHeaders, name: string): boolean {
+  let after = false;
+  for (const key in headers) {
+    if (after && key.length === name.length && key.toLowerCase() === name.toLowerCase()) return true;
+    if (key === name) after = true;
+  }
+  return false;
+}
+
+function setEach(res: ServerResponse, headers: readonly (string | number)[]): void {
+  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i] as string, headers[i + 1]);
 }

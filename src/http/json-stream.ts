@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { setWaitingHeaders, type AnswerHeaders } from './head';
-import { stateOf } from './request-state';
+import { setHead, type AnswerHeaders } from './head';
 import { JSON_TYPE, sendText } from './send';
 import { ChunkWriter } from './chunk-writer';
 import type { WriteTurns } from './write-turns';
@@ -18,7 +17,7 @@ export interface StreamOptions {
   checkItem?: (item: unknown) => void;
   /** A HEAD request (which the edge runs as a GET): the headers only, and nothing read from `rest`. */
   head?: boolean;
-  /** The answer's own headers (its ETag), other than Content-Type and Content-Length. */
+  /** The answer's own headers (its ETag); the writer sets Content-Type and Content-Length (./head.ts). */
   headers?: AnswerHeaders;
 }
 
@@ -128,9 +127,8 @@ export function writeJsonValue(res: ServerResponse, status: number, type: string
 /** Starts a chunked answer, runs `write`, and ends it; or ends the connection if it fails once under way. */
 async function streamed(res: ServerResponse, status: number, type: string, options: StreamOptions, write: (out: ChunkWriter) => Promise<void>): Promise<void> {
   // Its head is written with its first chunk, implicitly: its headers are set one at a time (./head.ts).
-  setWaitingHeaders(stateOf(res));
+  setHead(res, options.headers);
   res.statusCode = status;
-  if (options.headers) for (const name in options.headers) res.setHeader(name, options.headers[name]);
   res.setHeader('Content-Type', type);
   res.removeHeader('Content-Length');
   if (options.head) {

@@ -12,6 +12,7 @@ import { writeJsonList } from '../http/json-stream';
 import type { MockAnswer } from '../mock/rest';
 import type { WriteTurns } from '../http/write-turns';
 import { JSON_TYPE, sendEmpty, sendText, TEXT_TYPE } from '../http/send';
+import type { AnswerHeaders } from '../http/head';
 import type { OperationCheck } from './response-check';
 import type { HandlerInput, Handlers, ListBody, OperationId, Precondition, RestContext } from './types';
 
@@ -211,20 +212,9 @@ function writeResult({ res, bound, pre, head, tag, options }: Answer, result: An
   sendText(res, status, JSON_TYPE, json.text, withHandlerHeaders(headers, result.headers));
 }
 
-/**
- * A handler's headers (a page's X-Total-Count and Link, a replayed answer's) added to the registrar's: the
- * handler's win over the registrar's of the same name, in any case, and Content-Type and Content-Length stay the
- * writer's, as when the registrar's, then the handler's, then the writer's were set in that order.
- */
-function withHandlerHeaders(headers: Record<string, string>, handler: Readonly<Record<string, string>> | undefined): Record<string, string> {
-  if (!handler) return headers;
-  for (const name in handler) {
-    const lower = name.toLowerCase();
-    if (lower === 'content-type' || lower === 'content-length') continue;
-    for (const earlier in headers) if (earlier.toLowerCase() === lower) delete headers[earlier];
-    headers[name] = String(handler[name]);
-  }
-  return headers;
+/** The registrar's headers, then a handler's (a page's X-Total-Count and Link, a replay's): the later of the same name wins (src/http/head.ts). */
+function withHandlerHeaders(headers: Record<string, string>, handler: Readonly<Record<string, string>> | undefined): AnswerHeaders {
+  return handler ? { ...headers, ...handler } : headers;
 }
 
 /**

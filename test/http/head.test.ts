@@ -4,6 +4,7 @@ import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
 import request, { type Response } from 'supertest';
 import { configureExpress } from '../../src/app';
 import { headBlock } from '../../src/http/head';
+import { loadSeed } from '../../src/store/seed';
 import { makeApp, makeService } from '../support/app';
 
 /**
@@ -88,6 +89,21 @@ describe('the head of an answer', () => {
     expectServiceHeaders(asset);
   });
 
+  it('when a list or a GraphQL result is long enough to be written in chunks, then its head carries each header once too, with its own', async () => {
+    const { http, store } = makeApp({ seed: { ...loadSeed('empty') } });
+    for (let i = 0; i < 1001; i++) await store.books.create({ title: `book ${i}` });
+    const list = await http.get('/books').expect(200);
+    expect(list.headers['transfer-encoding']).toBe('chunked');
+    expectServiceHeaders(list);
+    expect(list.headers['x-total-count']).toBe('1001');
+    expect(list.headers['content-type']).toBe('application/json; charset=utf-8');
+    const graphql = await http.post('/graphql').set('Accept', 'application/graphql-response+json').send({ query: '{ books { id } }' }).expect(200);
+    expect(graphql.headers['transfer-encoding']).toBe('chunked');
+    expectServiceHeaders(graphql);
+    expect(graphql.headers['content-type']).toMatch(/^application\/graphql-response\+json/);
+    expect(JSON.parse(graphql.text).data.books).toHaveLength(1001);
+  });
+
   it("when a page of the docs sets its own Content-Security-Policy, then that one is sent, once, rather than the API's", async () => {
     const { http } = makeApp();
     for (const res of [await http.get('/docs').expect(200), await http.get('/graphql').set('Accept', 'text/html').expect(200)]) {
@@ -134,12 +150,19 @@ describe('the head of an answer', () => {
 
   it("when a writer's own header has the name of a waiting one, in any case, then only the writer's goes in the block, and a header set since keeps its place too", () => {
     const res = new ServerResponse(new IncomingMessage(new Socket()));
-    const state = { head: [['X-Request-Id', 'id-1', 'X-Frame-Options', 'DENY', 'Cache-Control', 'no-store', 'Referrer-Policy', 'no-referrer']] };
+    const state = { res, head: [['X-Request-Id', 'id-1', 'X-Frame-Options', 'DENY', 'Cache-Control', 'no-store', 'Referrer-Policy', 'no-referrer']] };
     Object.assign(res, { locals: { state } });
     res.setHeader('referrer-policy', 'same-origin');
     expect(headBlock(res, { 'x-frame-options': 'SAMEORIGIN', ETag: '"a"' })).toEqual(['X-Request-Id', 'id-1', 'Cache-Control', 'no-store', 'x-frame-options', 'SAMEORIGIN', 'ETag', '"a"']);
     // Taken once: the waiting headers are the response's from then on.
     expect(state.head).toBeUndefined();
     expect(headBlock(res, undefined)).toEqual([]);
+  });
+
+  it("when a writer's own headers name one header twice in any case, or name Content-Type or Content-Length, then the later one goes in the block and the writer's framing stays its own", () => {
+    const res = new ServerResponse(new IncomingMessage(new Socket()));
+    Object.assign(res, { locals: { state: { res, head: [['X-Request-Id', 'id-1']] } } });
+    const own = { ETag: '"registrar"', Link: '<a>', etag: '"handler"', 'content-type': 'text/html', 'Content-Length': '3' };
+    expect(headBlock(res, own)).toEqual(['X-Request-Id', 'id-1', 'Link', '<a>', 'etag', '"handler"']);
   });
 });
