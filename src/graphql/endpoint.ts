@@ -85,11 +85,10 @@ const WRITTEN_BY_ENDPOINT: ExecutionResult = {};
  */
 const NESTING_ALLOWANCE = 20;
 
-/** graphql-http's headers of an answer other than its `content-type` (lower case, as it and transport.ts name it); undefined when it has none. */
-function othersThanType(headers: Record<string, string>): Record<string, string> | undefined {
-  let others: Record<string, string> | undefined;
-  for (const name in headers) if (name !== 'content-type') (others ??= {})[name] = headers[name];
-  return others;
+/** graphql-http's headers of an answer (lower-case names), and its `content-type` among them, as the writers take them. */
+function headOf(init: GraphqlHttpResponse[1]): [type: string, headers: Record<string, string> | undefined] {
+  const headers = init.headers as Record<string, string> | undefined;
+  return [headers?.['content-type'] ?? '', headers];
 }
 
 /** Which limit refused a document (from the first error's code), for the metrics; `invalid` for any other error. */
@@ -239,17 +238,17 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
       context: { log, store, budget },
     };
     const send = ([body, init]: GraphqlHttpResponse): void => {
-      const headers = init.headers as Record<string, string> | undefined;
+      const [type, headers] = headOf(init);
       // Written with its length, so Node sends the headers and the body in one write.
-      sendText(res, init.status, headers?.['content-type'] ?? '', body ?? '', headers && othersThanType(headers));
+      sendText(res, init.status, type, body ?? '', headers);
     };
     const write = async (response: GraphqlHttpResponse): Promise<void> => {
       const { result } = request.context;
       // A large answer holds its turn by now (src/graphql/large-answers.ts): it is written in chunks.
       if (!result || !budget.large) return send(answerOf(response, request.context));
       const [, init] = response;
-      for (const [name, value] of Object.entries(init.headers ?? {})) res.setHeader(name, value);
-      return writeJsonValue(res, init.status, String(res.getHeader('content-type') ?? ''), result, { head, turns });
+      const [type, headers] = headOf(init);
+      return writeJsonValue(res, init.status, type, result, { head, turns, headers });
     };
     const failed = (error: unknown) => {
       log.error({ error }, 'graphql request failed');
