@@ -212,9 +212,13 @@ function writeResult({ res, bound, pre, head, tag, options }: Answer, result: An
   sendText(res, status, JSON_TYPE, json.text, withHandlerHeaders(headers, result.headers));
 }
 
-/** The registrar's headers, then a handler's (a page's X-Total-Count and Link, a replay's): the later of the same name wins (src/http/head.ts). */
+/**
+ * The registrar's headers, then a handler's (a page's X-Total-Count and Link, a replay's): the later of the same
+ * name wins (src/http/head.ts). Added to the registrar's object, made for this answer alone, rather than spread
+ * into a new one, which is slower.
+ */
 function withHandlerHeaders(headers: Record<string, string>, handler: Readonly<Record<string, string>> | undefined): AnswerHeaders {
-  return handler ? { ...headers, ...handler } : headers;
+  return handler ? Object.assign(headers, handler) : headers;
 }
 
 /**
