@@ -66,21 +66,22 @@ const HELP = `Options (flags win over BENCH_* environment variables):
   --render[=FILE]       measure nothing: write BENCHMARKS.md from ${path.relative(ROOT, RESULTS)} (or FILE)
 A run with --only, --peers or a skipped section writes a page that says it is partial.
 A run gives a headline only from a quiet machine: a 1-minute load average of at most ${loadLimits(os.cpus().length).start.toFixed(2)} at the start and
-${loadLimits(os.cpus().length).end.toFixed(2)} at the end on this machine's ${os.cpus().length} cores (read once the bench's own processes have stopped, after up to
-${LIMITS.settleSeconds} s for the average to fall back), and a calibration whose medians at the start
+${loadLimits(os.cpus().length).end.toFixed(2)} at the end on this machine's ${os.cpus().length} cores (each read once the build before the run, or the bench's own
+processes after it, have stopped: after up to ${LIMITS.settleSeconds} s for the average to fall back), and a calibration whose medians at the start
 and at the end are within ${LIMITS.calibrationDrift * 100}%. Otherwise the page says the run was noisy and puts no median in bold. A row still
 noisy after its reruns, or one the load generator caps (it must drive bare node:http to ${LIMITS.generatorHeadroom}× the fastest rate of
 the run), is marked so in its table. bench/lib/quality.js holds these limits.`;
 
 /**
- * The load average once the bench's own processes have stopped: read when the 1-minute figure is back at `limit`, or
- * after LIMITS.settleSeconds if it never gets there (something else keeps the machine busy).
+ * The load average once the build (`npm run bench` builds first) or the bench's own processes have stopped: read
+ * when the 1-minute figure is back at `limit`, or after LIMITS.settleSeconds if it never gets there (something else
+ * keeps the machine busy).
  */
-async function settledLoadAverage(limit) {
+async function settledLoadAverage(limit, when) {
   const deadline = Date.now() + LIMITS.settleSeconds * 1000;
   if (os.loadavg()[0] > limit) console.log(`== Waiting up to ${LIMITS.settleSeconds} s for the load average (${loadAverage()}) to fall back to ${limit.toFixed(2)}`);
   while (os.loadavg()[0] > limit && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5000));
-  console.log(`   load average at the end: ${loadAverage()}`);
+  console.log(`   load average at the ${when}: ${loadAverage()}`);
   return loadAverage();
 }
 
@@ -174,14 +175,15 @@ async function main() {
     loadGenerator: loadGenerator(),
     pinning: cpus ? `server on CPU ${cpus.server}, load generator on CPU ${cpus.load} (taskset)` : 'none (taskset missing or a single CPU)',
     startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-    loadAverage: { start: loadAverage() },
   };
   // A section that says how it was run names this command.
   options.command = run.command;
   console.log(`bench: ${options.mode} mode, ${options.rounds} rounds × ${options.duration} s, ${options.connections} connections, pinning: ${run.pinning}`);
   console.log(`   load generator: ${run.loadGenerator.name === 'wrk' ? run.loadGenerator.version : 'autocannon (wrk is not installed: apt-get install wrk)'}`);
   const limits = loadLimits(run.machine.cores);
-  console.log(`   load average ${run.loadAverage.start} (a headline needs at most ${limits.start.toFixed(2)} now and ${limits.end.toFixed(2)} at the end)`);
+  console.log(`   a headline needs a load average of at most ${limits.start.toFixed(2)} at the start and ${limits.end.toFixed(2)} at the end`);
+  run.loadAverage = { start: await settledLoadAverage(limits.start, 'start') };
+  run.startedAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   // The calibration at the start and at the end: a run whose machine changed between them gives no headline.
   const calibration = async (when) => {
     console.log(`== Calibration (node:http hello under the load generator), ${when}`);
@@ -201,7 +203,7 @@ async function main() {
   }
   run.calibration.end = await calibration('end');
   run.finishedAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  run.loadAverage.end = await settledLoadAverage(limits.end);
+  run.loadAverage.end = await settledLoadAverage(limits.end, 'end');
   const results = { run, sections };
   mkdirSync(path.dirname(RESULTS), { recursive: true });
   writeFileSync(RESULTS, JSON.stringify(results, null, 2));
