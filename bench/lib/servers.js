@@ -209,10 +209,29 @@ function freePort() {
   });
 }
 
+/** The servers running now: stopped with the bench when it is interrupted (SIGINT, SIGTERM), so none is left running to load the machine. */
+const running = new Set();
+let stopsOnSignals = false;
+
+function stopRunningOn(signal) {
+  process.once(signal, () => {
+    for (const child of running) child.kill('SIGKILL');
+    // The default action of the signal, now that no handler is left for it.
+    process.kill(process.pid, signal);
+  });
+}
+
 /** Spawns `command args` (under taskset when pinned); returns the child process. */
 function spawnCommand(cpu, command, args, env, stdout = 'ignore') {
   const [cmd, argv] = cpu ? ['taskset', ['-c', cpu, command, ...args]] : [command, args];
-  return spawn(cmd, argv, { cwd: ROOT, env, stdio: ['ignore', stdout, 'pipe'] });
+  if (!stopsOnSignals) {
+    stopsOnSignals = true;
+    ['SIGINT', 'SIGTERM'].forEach(stopRunningOn);
+  }
+  const child = spawn(cmd, argv, { cwd: ROOT, env, stdio: ['ignore', stdout, 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
 }
 
 /** Spawns `node [nodeArgs] script` (under taskset when pinned); returns the child process. */
