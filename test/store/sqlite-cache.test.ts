@@ -53,6 +53,15 @@ describe('CommittedCache (what a store on SQLite read of a collection, as commit
     expect(Object.isFrozen(cache.list('p0:10')!.items[0])).toBe(true);
   });
 
+  it('when a write to a kept record is committed with the record as written, then that record is kept as written; a record not kept (a new one) is not kept by its write', () => {
+    const cache = new CommittedCache<ReturnType<typeof post>>();
+    cache.keepRecord(post(1, 1));
+    cache.keepList('c1', [post(1, 1)]);
+    cache.written(1, { ...post(1, 1), title: 'Changed' });
+    cache.written(2, post(2, 1));
+    expect([cache.record(1), Object.isFrozen(cache.record(1)), cache.record(2), cache.list('c1')]).toEqual([{ ...post(1, 1), title: 'Changed' }, true, undefined, undefined]);
+  });
+
   it('when a write to a record is committed, then that record and every list go, other records stay', () => {
     const cache = new CommittedCache<ReturnType<typeof post>>();
     cache.keepRecord(post(1, 1));

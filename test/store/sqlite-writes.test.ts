@@ -106,6 +106,19 @@ for (const driver of DRIVER_ORDER) {
       expect(got.filter(Boolean)).toEqual((await store.books.list()).items.filter((book) => [2, 3, 5, made.id].includes(book.id)));
     });
 
+    it('when a record is created, then the first get reads it and the next ones do not; when a record read before is updated, then the next get reads no row and shows the update', async () => {
+      const store = open();
+      const byIdReads = () => ran.filter((sql) => /where "id" = \?$/.test(sql)).length;
+      const made = await store.books.create({ title: 'Made', pages: 7 });
+      const before = byIdReads();
+      expect(await store.books.get(made.id)).toEqual({ id: made.id, title: 'Made', pages: 7 });
+      expect(await store.books.get(made.id)).toEqual({ id: made.id, title: 'Made', pages: 7 });
+      expect(byIdReads()).toBe(before + 1);
+      await store.books.update(made.id, { pages: 8 });
+      expect(await store.books.get(made.id)).toEqual({ id: made.id, title: 'Made', pages: 8 });
+      expect(byIdReads()).toBe(before + 1);
+    });
+
     it('when children were listed before, then a second listing reads no row, and listings show each committed write (create, move, delete, kept keyed work) and no write rolled back', async () => {
       const store = open();
       const byParentReads = () => ran.filter((sql) => sql.includes('json_each')).length;

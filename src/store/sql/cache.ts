@@ -42,9 +42,14 @@ export class CommittedCache<T extends { id: number }> {
     if (this.lists.keep(key, { items: items.slice(), extra })) for (const item of items) Object.freeze(item);
   }
 
-  /** A committed write to record `id` (created, changed or deleted): its record and every list go. */
-  written(id: number): void {
+  /**
+   * A committed write to record `id` (created, changed or deleted): every list goes, and so does its record, replaced
+   * by `record` (as written) when one was kept: a record no read asked for (a new one) is kept once a read finds it.
+   */
+  written(id: number, record?: T): void {
+    const kept = this.records.get(id) !== undefined;
     this.records.forget(id);
     this.lists.clear();
+    if (kept && record) this.keepRecord(record);
   }
 }

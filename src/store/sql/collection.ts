@@ -183,11 +183,9 @@ export class SqlCollection<T extends { id: number }> implements Collection<T> {
     );
   }
 
-  /** Once a write to record `id` is committed: the cache drops what it changed, and keeps the record as written. */
+  /** Once a write to record `id` is committed: the cache drops what it changed, and a kept record is replaced by the record as written. */
   private committed(id: number, record?: T): void {
-    if (!this.cache) return;
-    this.cache.written(id);
-    if (record && this.db.cacheable()) this.cache.keepRecord(record);
+    this.cache?.written(id, record && this.db.cacheable() ? record : undefined);
   }
 }
 
