@@ -59,8 +59,9 @@ export class KeptInOrder<K, V> {
   }
 
   clear(): void {
-    this.entries.clear();
-    this.queue = [];
+    // Nothing made when there is nothing to drop: V8's Map#clear allocates a new table even for an empty Map.
+    if (this.entries.size > 0) this.entries.clear();
+    if (this.queue.length > 0) this.queue = [];
     this.head = 0;
     this.weight = 0;
   }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../spec';
 import type { FieldKind } from './model';
-import { withFolds, writtenColumns, type ColumnDef, type IndexDef, type TableDef } from './tables';
+import { addFolds, writtenColumns, type ColumnDef, type IndexDef, type TableDef } from './tables';
 import type { SeedSource } from './types';
 
 /**
@@ -155,7 +155,7 @@ export function* seedOnce(part: FollowPart, seed: SeedSource, tables: readonly T
   const data = typeof seed === 'function' ? seed() : seed;
   for (const table of tables) {
     // A field a record leaves out gets the column's default (or NULL): the seed's records have their defaults already (seed.ts).
-    const records = JSON.stringify((data[table.name] ?? []).map((record) => withFolds(table, record as Record<string, unknown>)));
+    const records = JSON.stringify((data[table.name] ?? []).map((record) => addFolds(table, { ...(record as Record<string, unknown>) })));
     for (const statement of part.seed(table)) yield { ...statement, params: statement.params?.map((p) => (p === RECORDS ? records : p)) };
   }
   yield { sql: "INSERT INTO store_meta (key, value) VALUES ('seeded_at', ?)", params: [new Date().toISOString()] };

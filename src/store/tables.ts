@@ -69,13 +69,11 @@ export function tableOf(resource: ResourceModel): TableDef {
 /** Every column a write sets: the record's and its lower-cased copies. */
 export const writtenColumns = (table: TableDef): readonly ColumnDef[] => [...table.columns, ...table.folds];
 
-/** `values` with each lower-cased copy set from the field it copies, for the fields `values` sets. */
-export function withFolds(table: TableDef, values: Record<string, unknown>): Record<string, unknown> {
-  if (table.folds.length === 0) return values;
-  const out = { ...values };
+/** Sets in `values` each lower-cased copy from the field it copies, for the fields `values` sets; answers `values`. */
+export function addFolds(table: TableDef, values: Record<string, unknown>): Record<string, unknown> {
   for (const fold of table.folds) {
     const source = values[fold.folds!];
-    if (source !== undefined) out[fold.field] = typeof source === 'string' ? source.toLowerCase() : null;
+    if (source !== undefined) values[fold.field] = typeof source === 'string' ? source.toLowerCase() : null;
   }
-  return out;
+  return values;
 }

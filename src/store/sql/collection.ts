@@ -1,6 +1,6 @@
 import { withDefaults } from '../model';
 import { checkQuery, encodeCursor, type ListQuery, type QueryLimits } from '../query';
-import { withFolds } from '../tables';
+import { addFolds } from '../tables';
 import { batchesAfter, LIST_BATCH, STALE, then, type ChildCollection, type Counted, type Collection, type Expect, type ListResult, type MaybePromise, type NewRecord, type Stale, type Store } from '../types';
 import type { CommittedCache } from './cache';
 import { bindings, TOTAL, VERSION, type Compiled, type TableSql } from './table';
@@ -139,7 +139,7 @@ export class SqlCollection<T extends { id: number }> implements Collection<T> {
       const value = fields[c.field];
       if (value !== undefined && (value !== null || !c.required || c.nullable)) set[c.field] = value;
     }
-    return withFolds(this.table.def, set);
+    return addFolds(this.table.def, set);
   }
 
   update(id: number, patch: Partial<Omit<T, 'id'>>): Promise<T | undefined>;

@@ -47,7 +47,7 @@ export class Writer {
 
   /** Runs `write` in the next batch; resolves with its result once the batch is committed, after `afterCommit` ran with it. */
   write<R>(write: () => R, afterCommit?: (result: R) => void): Promise<R> {
-    return this.enqueue({ run: write, keyed: false, afterCommit: afterCommit as (result: unknown) => void });
+    return this.enqueue(write, false, undefined, afterCommit as ((result: unknown) => void) | undefined);
   }
 
   /** For a write made inside the keyed work running now: `effect` runs once that work's writes are committed, never if they are rolled back. */
@@ -58,7 +58,7 @@ export class Writer {
 
   /** Runs `work` alone in the next batch, in a savepoint: its writes stay only when `keep` says so, and are committed with the batch. */
   keyed<R>(work: () => Promise<R>, keep: (result: R) => boolean): Promise<R> {
-    return this.enqueue({ run: work, keyed: true, keep: keep as (result: unknown) => boolean });
+    return this.enqueue(work, true, keep as (result: unknown) => boolean);
   }
 
   /** Writes still queued run; then nothing more is taken. */
@@ -67,10 +67,10 @@ export class Writer {
     while (this.running || this.queue.length > 0) await (this.running ?? this.flush());
   }
 
-  private enqueue<R>(job: Omit<Job, 'resolve' | 'reject'>): Promise<R> {
+  private enqueue<R>(run: Job['run'], keyed: boolean, keep?: Job['keep'], afterCommit?: Job['afterCommit']): Promise<R> {
     if (this.closed) return Promise.reject(new StorageUnavailableError('Storage is closed'));
     return new Promise<R>((resolve, reject) => {
-      this.queue.push({ ...job, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ run, keyed, keep, afterCommit, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled && !this.running) {
         this.scheduled = true;
         // setImmediate: after the requests already read from the sockets have queued their writes.
