@@ -12,7 +12,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { buildDist, removeWorktrees } = require('./lib/builds');
 const { seedFile } = require('./lib/seed');
-const { pinning } = require('./lib/servers');
+const { pinnedCommand, pinning } = require('./lib/servers');
 const { summary } = require('./lib/stats');
 const { WORKLOADS } = require('./lib/workloads');
 
@@ -28,7 +28,7 @@ function parse(argv) {
 
 function probe(dist, seed, query, json, cpu) {
   const args = [path.join(__dirname, 'lib', 'execution-probe.js'), dist, seed, query, json ? '1' : '0'];
-  const [command, commandArgs] = cpu === undefined ? [process.execPath, args] : ['taskset', ['-c', String(cpu), process.execPath, ...args]];
+  const [command, commandArgs] = pinnedCommand(cpu, process.execPath, args);
   return JSON.parse(execFileSync(command, commandArgs, { encoding: 'utf8' })).us;
 }
 

@@ -6,6 +6,7 @@
 // on autocannon either way. BENCH_LOAD_GENERATOR=autocannon|wrk (run.js: --load-generator) chooses.
 const { execFileSync, spawn } = require('node:child_process');
 const path = require('node:path');
+const { pinnedCommand } = require('./servers');
 
 const LOAD_SCRIPT = path.join(__dirname, '..', 'load.js');
 const WRK_SCRIPT = path.join(__dirname, '..', 'wrk.lua');
@@ -36,7 +37,7 @@ function loadGenerator() {
 
 /** Spawns `command args` (pinned to `cpu`), and resolves with its stdout's last line parsed, or rejects with why not. */
 function runJson(command, args, cpu, env) {
-  const [cmd, argv] = cpu ? ['taskset', ['-c', cpu, command, ...args]] : [command, args];
+  const [cmd, argv] = pinnedCommand(cpu, command, args);
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], ...(env && { env: { ...process.env, ...env } }) });
     let out = '';
@@ -87,7 +88,7 @@ function runLoad(options) {
   if (!needsState && loadGenerator().name === 'wrk') return runWrk(options);
   const opts = JSON.stringify({ url, connections, duration, mix, graphql, ...request });
   const args = [LOAD_SCRIPT, opts];
-  const [cmd, argv] = cpu ? ['taskset', ['-c', cpu, process.execPath, ...args]] : [process.execPath, args];
+  const [cmd, argv] = pinnedCommand(cpu, process.execPath, args);
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

@@ -221,9 +221,14 @@ function stopRunningOn(signal) {
   });
 }
 
+/** `command args` as spawned: under `taskset -c cpu` when pinned to a core (`cpu` from `pinning`), as it is otherwise. */
+function pinnedCommand(cpu, command, args) {
+  return cpu ? ['taskset', ['-c', cpu, command, ...args]] : [command, args];
+}
+
 /** Spawns `command args` (under taskset when pinned); returns the child process. */
 function spawnCommand(cpu, command, args, env, stdout = 'ignore') {
-  const [cmd, argv] = cpu ? ['taskset', ['-c', cpu, command, ...args]] : [command, args];
+  const [cmd, argv] = pinnedCommand(cpu, command, args);
   if (!stopsOnSignals) {
     stopsOnSignals = true;
     ['SIGINT', 'SIGTERM'].forEach(stopRunningOn);
@@ -326,4 +331,4 @@ function newestFile(dir, ext) {
   return files.length ? path.join(dir, files[files.length - 1]) : undefined;
 }
 
-module.exports = { KINDS, PER_REQUEST, ROOT, pinning, freePort, startServer, startProcess, spawnPinned, newestFile };
+module.exports = { KINDS, PER_REQUEST, ROOT, pinning, pinnedCommand, freePort, startServer, startProcess, spawnPinned, newestFile };

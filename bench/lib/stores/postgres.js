@@ -6,7 +6,7 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { Pool } = require('pg');
-const { ROOT } = require('../servers');
+const { ROOT, pinnedCommand } = require('../servers');
 
 const HOLD = `process.stdout.write(JSON.stringify({ url: process.env.TEST_DATABASE_URL }) + '\\n');
 process.stdin.on('end', () => process.exit(0)).resume();`;
@@ -16,8 +16,7 @@ process.stdin.on('end', () => process.exit(0)).resume();`;
  * Returns its URL, version, settings, database helpers and stop().
  */
 async function startCluster({ cpu } = {}) {
-  const args = [path.join(ROOT, 'scripts', 'with-postgres.sh'), '--', process.execPath, '-e', HOLD];
-  const [cmd, argv] = cpu ? ['taskset', ['-c', cpu, ...args]] : [args[0], args.slice(1)];
+  const [cmd, argv] = pinnedCommand(cpu, path.join(ROOT, 'scripts', 'with-postgres.sh'), ['--', process.execPath, '-e', HOLD]);
   const child = spawn(cmd, argv, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
