@@ -80,7 +80,7 @@ async function cutLists({ service, port, pid, books, logs }) {
       ok: cutOk === SERVER_CUT,
       detail: `${cutOk} of ${SERVER_CUT}`,
     },
-    ...watchedChecks(scenario, undefined, seen),
+    ...watchedChecks(scenario, seen),
     { name: `${scenario}: every client got that far before it closed`, ok: midway === CLIENT_CUT, detail: `${midway} of ${CLIENT_CUT}` },
     { name: `${scenario}: the service logs no error for them`, ok: errors === 0, detail: `${errors} error lines: ${logs.errors.slice(-2).join(' | ')}` },
     {
