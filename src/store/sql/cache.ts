@@ -47,9 +47,9 @@ export class CommittedCache<T extends { id: number }> {
    * by `record` (as written) when one was kept: a record no read asked for (a new one) is kept once a read finds it.
    */
   written(id: number, record?: T): void {
-    const kept = this.records.get(id) !== undefined;
-    this.records.forget(id);
     this.lists.clear();
-    if (kept && record) this.keepRecord(record);
+    // Keeping a record replaces the one kept under its id.
+    if (record && this.records.get(id) !== undefined) this.keepRecord(record);
+    else this.records.forget(id);
   }
 }
