@@ -152,7 +152,8 @@ const HELD_PER_ANSWER_MIB = 0.5;
 /**
  * The check of what `watchHeld` read while `answers` answers were under way to clients that did not read them:
  * the service held at most the RSS before (read the same way) + MAX_UNSENT_BYTES (written, not yet taken) +
- * HELD_PER_ANSWER_MIB per answer. A service that built whole answers for them (several MiB each) is far over it.
+ * HELD_PER_ANSWER_MIB per answer. One that neither waits for a client to take what it wrote nor cuts it (no
+ * MAX_UNSENT_BYTES) goes over it, by as much as the kernel's socket buffers do not take.
  */
 function heldChecks(scenario, before, held, settings, answers) {
   const allowed = settings.maxUnsentMiB + answers * HELD_PER_ANSWER_MIB;
