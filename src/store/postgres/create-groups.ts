@@ -1,7 +1,8 @@
 import { OverloadedError, StorageUnavailableError } from '../errors';
 import type { PgInserts } from './insert';
 import type { Queryable } from './pool';
-import { serverAnswered, type Writes } from './transaction';
+import { serverAnswered } from './pool';
+import type { Writes } from './transaction';
 
 /** Most creates one transaction inserts. */
 const MAX_GROUP = 500;

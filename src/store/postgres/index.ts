@@ -5,7 +5,7 @@ import { DEFAULT_QUERY_LIMITS, type QueryLimits } from '../query';
 import { requestSignal } from '../request-scope';
 import { collectionsOf, type Database, type Row, type Run } from '../sql/collection';
 import { postgres } from '../sql/dialect';
-import { TableSql, type Stats } from '../sql/table';
+import { TableSql, type Compiled, type Stats } from '../sql/table';
 import { tableOf } from '../tables';
 import type { Store, StoreOptions } from '../types';
 import { CreateGroups, type Grouping } from './create-groups';
@@ -13,6 +13,7 @@ import { notKept, pgIdempotent } from './idempotency';
 import { PgInserts } from './insert';
 import { createPool, prepared, queryRunner, translate, type Queryable, type Statement } from './pool';
 import { WaitQueue, type QueueSettings } from './queue';
+import { writeRecord, type RecordWriteRunner } from './record-writes';
 import { prepareDatabase } from './setup';
 import { inTransaction, type Writes } from './transaction';
 
@@ -74,13 +75,16 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const transaction: Writes = (work) => queue.run(() => inTransaction(pool, work, { onQuery }), signal());
   // A group of creates serves several requests: no one request's signal takes it out of the queue.
   const grouping: Grouping = { transaction: (work) => queue.run(() => inTransaction(pool, work, { onQuery })), signal, limit: queueLimit };
+  const runner = queryRunner(pool, queue, { onQuery, signal });
+  // A record write outside a transaction: its write is its own commit, awaited for the time it is given.
+  const records: RecordWriteRunner = { read: on(runner) as RecordWriteRunner['read'], write: (statement, values, timeoutMs) => runner.commit<never>(statementOf(statement), values, timeoutMs) };
   const store: Store & { poolStats(): PoolStats } = {
     kind: 'postgres',
-    ...repositories(sqls, queryRunner(pool, queue, { onQuery, signal }), transaction, grouping, options.queryLimits),
+    ...repositories(sqls, runner, records, transaction, grouping, options.queryLimits),
     // The work's repositories run on the transaction that also keeps the key's answer.
     idempotent: (request, work) =>
       transaction((tx) =>
-        pgIdempotent(tx, schema, request, () => work({ ...store, ...repositories(sqls, tx, (write) => write(tx), undefined, options.queryLimits) })),
+        pgIdempotent(tx, schema, request, () => work({ ...store, ...repositories(sqls, tx, recordsOn(tx), (write) => write(tx), undefined, options.queryLimits) })),
       ).catch(notKept),
     async ping() {
       try {
@@ -105,20 +109,24 @@ const preparedOf = (text: string) => {
   if (!statement) statements.set(text, (statement = prepared(text, 'array')));
   return statement;
 };
-const on = (db: Queryable): Run => (compiled, parameters) => db.query<never>(compiled.prepare ? preparedOf(compiled.sql) : ({ text: compiled.sql, rowMode: 'array' } as Statement), parameters);
+const statementOf = (compiled: Compiled): Statement => (compiled.prepare ? preparedOf(compiled.sql) : ({ text: compiled.sql, rowMode: 'array' } as Statement));
+const on = (db: Queryable): Run => (compiled, parameters) => db.query<never>(statementOf(compiled), parameters);
+/** Record writes on a transaction's connection: its statements, its deadline (transaction.ts). */
+const recordsOn = (tx: Queryable): RecordWriteRunner => ({ read: on(tx) as RecordWriteRunner['read'], write: on(tx) as RecordWriteRunner['write'] });
 
 type Tables = readonly { table: TableSql; inserts: PgInserts<Row & { id: number }> }[];
 
 /**
- * Every collection on `db`: reads are one statement each; writes run through `writes` (a transaction with a
- * server-side deadline, transaction.ts, so a write that reaches a stalled server after the service answered 503 is
- * rolled back, not applied); creates in groups with `grouping` (create-groups.ts), else in `writes`.
+ * Every collection on `db`: reads are one statement each; a write to one record is read and written on its row's
+ * version with a server-side deadline (`records`, record-writes.ts); creates in groups with `grouping`
+ * (create-groups.ts), else in `writes` (a transaction with a server-side deadline, transaction.ts). Either way a write
+ * that reaches a stalled server after the service answered 503 changes nothing.
  */
-function repositories(tables: Tables, db: Queryable, writes: Writes, grouping?: Grouping, limits: QueryLimits = DEFAULT_QUERY_LIMITS) {
+function repositories(tables: Tables, db: Queryable, records: RecordWriteRunner, writes: Writes, grouping?: Grouping, limits: QueryLimits = DEFAULT_QUERY_LIMITS) {
   const creates = new Map(tables.map(({ table, inserts }) => [table, grouping ? new CreateGroups(inserts, grouping) : undefined]));
   const database: Database = {
     read: on(db),
-    write: (work, afterCommit) => writes(async (tx) => work(on(tx))).then((result) => (afterCommit?.(result), result)),
+    writeRecord: (table, id, write, afterCommit) => writeRecord(records, table, id, write).then((result) => (afterCommit?.(result), result)),
     create: (table, values) => creates.get(table)?.create(values) ?? writes(async (tx) => (await tables.find((t) => t.table === table)!.inserts.insert(tx, [values]))[0]),
     cacheable: () => false,
   };

@@ -101,27 +101,48 @@ export interface RunnerOptions {
   signal?: () => AbortSignal | undefined;
 }
 
+/** Single statements on the pool (reads), and writes that are each their own transaction. */
+export interface Runner extends Queryable {
+  /**
+   * One statement as its own transaction, answered within `timeoutMs`. Sent and not answered (a timeout, a cut
+   * connection), it may or may not have been applied: a StorageUnavailableError with `outcomeUnknown`.
+   */
+  commit<R extends QueryResultRow>(statement: Statement, values: unknown[], timeoutMs: number): Promise<R[]>;
+}
+
 /**
  * Runs single statements on the pool, each after its turn in `queue`, errors translated, each reported. When the
  * database is down, the statements still waiting fail at once with the same error.
  */
-export function queryRunner(pool: Pool, queue: WaitQueue, { onQuery = () => undefined, signal = () => undefined }: RunnerOptions = {}): Queryable {
-  return {
-    async query<R extends QueryResultRow>(statement: string | Statement, values?: unknown[]): Promise<R[]> {
-      return queue.run(async () => {
-        onQuery(textOf(statement));
-        try {
-          const result = typeof statement === 'string' ? pool.query<R>(statement, values) : pool.query<R>({ ...statement, values } as never);
-          return (await result).rows;
-        } catch (err) {
-          const translated = translate(err);
-          if (isDatabaseDown(err)) queue.failWaiting(translated as StorageUnavailableError);
-          throw translated;
+export function queryRunner(pool: Pool, queue: WaitQueue, { onQuery = () => undefined, signal = () => undefined }: RunnerOptions = {}): Runner {
+  const run = <R extends QueryResultRow>(statement: string | Statement, values: unknown[] | undefined, timeoutMs?: number): Promise<R[]> => {
+    // Set once the statement leaves for the server: a failure before (the queue's) changed nothing.
+    let sent = false;
+    return queue.run(async () => {
+      onQuery(textOf(statement));
+      try {
+        sent = true;
+        const result =
+          typeof statement === 'string' ? pool.query<R>(statement, values) : pool.query<R>({ ...statement, values, ...(timeoutMs === undefined ? {} : { query_timeout: timeoutMs }) } as never);
+        return (await result).rows;
+      } catch (err) {
+        const translated = translate(err);
+        if (isDatabaseDown(err)) queue.failWaiting(translated as StorageUnavailableError);
+        if (sent && timeoutMs !== undefined && translated instanceof StorageUnavailableError && !serverAnswered(err)) {
+          throw new StorageUnavailableError('Write sent, no answer: it may or may not be stored', { cause: err, outcomeUnknown: true });
         }
-      }, signal());
-    },
+        throw translated;
+      }
+    }, signal());
+  };
+  return {
+    query: (statement, values) => run(statement, values),
+    commit: (statement, values, timeoutMs) => run(statement, values, timeoutMs),
   };
 }
+
+/** A server answered with an SQLSTATE: the statement ran and failed, so nothing of it was written. */
+export const serverAnswered = (err: unknown): boolean => /^[0-9A-Z]{5}$/.test(String((err as { code?: unknown } | null)?.code ?? ''));
 
 /** A double-quoted SQL identifier. */
 export function ident(name: string): string {

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { StorageUnavailableError } from '../errors';
-import { POOL_SETTINGS, textOf, translate, type Queryable, type Statement } from './pool';
+import { POOL_SETTINGS, serverAnswered, textOf, translate, type Queryable, type Statement } from './pool';
 
 /** Runs a write's statements: on its own transaction, or on one already open. */
 export type Writes = <R>(work: (db: Queryable) => Promise<R>) => Promise<R>;
@@ -8,8 +8,11 @@ export type Writes = <R>(work: (db: Queryable) => Promise<R>) => Promise<R>;
 /** Time a write transaction has, from asking for a connection to COMMIT: the service's usual answer time. */
 export const WRITE_BUDGET_MS = POOL_SETTINGS.query_timeout;
 
-/** How long past its budget COMMIT's answer is awaited: the server refuses late commits (COMMIT_IF_IN_TIME), so most "no answer" cases become known. */
-const COMMIT_GRACE_MS = 2000;
+/**
+ * How long past its budget a COMMIT's answer (or a record write's, record-writes.ts) is awaited: the server refuses late
+ * ones (COMMIT_IF_IN_TIME; the write's deadline), so most "no answer" cases become known.
+ */
+export const COMMIT_GRACE_MS = 2000;
 
 /** Starts the transaction with its deadline on the server's clock (its own time plus the budget left): no two clocks compared. */
 const begin = (budgetMs: number) =>
@@ -25,9 +28,6 @@ export const COMMIT_IF_IN_TIME = `DO $$ BEGIN
     RAISE EXCEPTION 'write deadline passed: rolled back' USING ERRCODE = 'query_canceled';
   END IF;
 END $$; COMMIT`;
-
-/** A server answered with an SQLSTATE: the statement ran and failed, so the transaction did not commit. */
-export const serverAnswered = (err: unknown): boolean => /^[0-9A-Z]{5}$/.test(String((err as { code?: unknown } | null)?.code ?? ''));
 
 /**
  * Runs `work` as one transaction on one connection within `budgetMs`, each statement with the time left as its limit. A

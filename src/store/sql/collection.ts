@@ -9,12 +9,27 @@ export type Row = Record<string, unknown>;
 /** Runs one statement: its rows (objects, or arrays in select order: PostgreSQL's, cheaper to read), at once (SQLite) or as a promise. */
 export type Run = (statement: Compiled, parameters: unknown[]) => MaybePromise<(Row | unknown[])[]>;
 
+/** A write to one record (an update or a delete), as SqlCollection hands it to its Database. */
+export interface RecordWrite<R> {
+  /** Decides on the record as stored (its row, there is one): a result that writes nothing, or undefined to write. Absent: the write depends on nothing read. */
+  check?(row: Row | unknown[]): { result: R } | undefined;
+  /** The write (slot 0 the id) and its slots' values; the dialect's `rowVersion` slots, if any, are the Database's to add. */
+  statement: Compiled;
+  slots: unknown[];
+  /** The result from the rows the statement answered (none: there was no record). */
+  written(rows: (Row | unknown[])[]): R;
+}
+
 /** A store's per-database part: where reads run, how a write is made atomic and durable, how a new record gets its id. */
 export interface Database {
   /** Runs a read on committed data (in keyed work: on the work's own connection). */
   read: Run;
-  /** Runs `work` as one atomic write (what it reads with `run` cannot change before it writes); `afterCommit` once committed. */
-  write<R>(work: (run: Run) => MaybePromise<R>, afterCommit?: (result: R) => void): Promise<R>;
+  /**
+   * One write to record `id`, atomic with the read it is decided on (the record it checks cannot change before it is
+   * written); `afterCommit` once committed. Its result is `write.written` of the rows the statement answers, none when
+   * there is no record; or what `write.check` answers, unwritten.
+   */
+  writeRecord<R>(table: TableSql, id: number, write: RecordWrite<R>, afterCommit?: (result: R) => void): Promise<R>;
   /** Stores a new record (its written columns' values, lower-cased copies included) with the next id; answers its row. */
   create(table: TableSql, values: Row): Promise<Row | unknown[]>;
   /** Whether reads may use and fill the committed cache now (the memory store's one connection may hold keyed work). */
@@ -149,18 +164,18 @@ export class SqlCollection<T extends { id: number }> implements Collection<T> {
     const fields = Object.keys(values);
     if (fields.length === 0 && !expect) return this.get(id);
     const statement = this.table.update(fields);
-    const parameters = [id, ...fields.map((f) => this.table.bind(f, values[f]))];
-    return this.db.write(
-      (run) =>
-        then(expect || fields.length === 0 ? run(this.table.byIdLocked, [id]) : [], ([row]): MaybePromise<T | undefined | Stale> => {
-          if (expect || fields.length === 0) {
-            if (!row) return undefined;
+    const check =
+      expect || fields.length === 0
+        ? (row: Row | unknown[]): { result: T | Stale } | undefined => {
             const current = this.record(row);
-            if (expect && !expect(current)) return STALE;
-            if (fields.length === 0) return current;
+            if (expect && !expect(current)) return { result: STALE };
+            return fields.length === 0 ? { result: current } : undefined;
           }
-          return then(run(statement, bindings(statement, parameters)), ([written]) => written && this.record(written));
-        }),
+        : undefined;
+    return this.db.writeRecord<T | undefined | Stale>(
+      this.table,
+      id,
+      { check, statement, slots: [id, ...fields.map((f) => this.table.bind(f, values[f]))], written: ([row]) => row && this.record(row) },
       (result) => {
         if (result && result !== STALE) this.committed(id, result);
       },
@@ -170,17 +185,10 @@ export class SqlCollection<T extends { id: number }> implements Collection<T> {
   delete(id: number): Promise<boolean>;
   delete(id: number, expect: Expect<T> | undefined): Promise<boolean | Stale>;
   async delete(id: number, expect?: Expect<T>): Promise<boolean | Stale> {
-    return this.db.write(
-      (run) =>
-        then(expect ? run(this.table.byIdLocked, [id]) : [undefined], ([row]): MaybePromise<boolean | Stale> => {
-          if (expect && !row) return false;
-          if (expect && !expect(this.record(row!))) return STALE;
-          return then(run(this.table.delete, [id]), (rows) => rows.length > 0);
-        }),
-      (deleted) => {
-        if (deleted === true) this.committed(id);
-      },
-    );
+    const check = expect && ((row: Row | unknown[]) => (expect(this.record(row)) ? undefined : { result: STALE }));
+    return this.db.writeRecord<boolean | Stale>(this.table, id, { check, statement: this.table.delete, slots: [id], written: (rows) => rows.length > 0 }, (deleted) => {
+      if (deleted === true) this.committed(id);
+    });
   }
 
   /** Once a write to record `id` is committed: the cache drops what it changed, and a kept record is replaced by the record as written. */

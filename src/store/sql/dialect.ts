@@ -34,8 +34,17 @@ export interface Dialect {
   bind(column: Pick<ColumnDef, 'kind'>, value: unknown): unknown;
   /** Booleans come back as 0/1 and JSON as text (SQLite), to be turned into JS values. */
   readonly decodes: boolean;
-  /** A conditional write locks the row it read (`FOR UPDATE`); SQLite's writer holds the database alone anyway. */
-  readonly locksRows: boolean;
+  /**
+   * PostgreSQL: a write to one record holds no lock between its read and its write. The read also answers the row's
+   * version and the server's clock (`read`, after the record's columns), and the write is made on the condition that
+   * the row is still that version (if the write was decided on it) and the server reaches it before a deadline on
+   * its own clock (`unchanged`; src/store/postgres/record-writes.ts). SQLite has none: its writer holds the database
+   * alone, so a write reads and writes with nothing in between.
+   */
+  readonly rowVersion?: {
+    readonly read: readonly RawBuilder<unknown>[];
+    unchanged(version: unknown, deadlineMs: unknown): RawBuilder<boolean>;
+  };
 }
 
 const kysely = (adapter: SqliteAdapter | PostgresAdapter, compiler: () => SqliteQueryCompiler | PostgresQueryCompiler, introspector: typeof SqliteIntrospector | typeof PostgresIntrospector) =>
@@ -65,7 +74,6 @@ export const sqlite: Dialect = {
     return value;
   },
   decodes: true,
-  locksRows: false,
 };
 
 export const postgres: Dialect = {
@@ -76,5 +84,11 @@ export const postgres: Dialect = {
   listValue: (values) => values,
   bind: (column, value) => (column.kind === 'json' && value !== null && value !== undefined ? JSON.stringify(value) : value),
   decodes: false,
-  locksRows: true,
+  rowVersion: {
+    // xmin: the transaction that wrote this version of the row; every write of the row makes a new version.
+    read: [sql`xmin::text`, sql`extract(epoch FROM clock_timestamp())::float8 * 1000`],
+    // A null version: the write was decided on nothing read (no condition), so any version will do.
+    unchanged: (version, deadlineMs) =>
+      sql<boolean>`(${version}::xid IS NULL OR xmin = ${version}::xid) AND clock_timestamp() < to_timestamp(${deadlineMs}::float8 / 1000)`,
+  },
 };

@@ -47,7 +47,9 @@ export interface Stats {
  */
 export class TableSql {
   readonly byId: Compiled;
-  readonly byIdLocked: Compiled;
+  /** The record a write to it is decided on; with the dialect's `rowVersion`, its version and the server's clock after its columns. */
+  readonly byIdForWrite: Compiled;
+  /** `DELETE ... WHERE id = ? RETURNING id`; slot 0 is the id, then the dialect's `rowVersion` condition's two. */
   readonly delete: Compiled;
   readonly byParents?: Compiled;
   private readonly select: RawBuilder<unknown>[];
@@ -67,8 +69,9 @@ export class TableSql {
     this.select = [sql.ref('id') as RawBuilder<unknown>, ...def.columns.map((c) => (c.column === c.field ? sql.ref(c.column) : sql`${sql.ref(c.column)} AS ${sql.ref(c.field)}`) as RawBuilder<unknown>)];
     const from = this.from();
     this.byId = compile(from.where('id', '=', new Slot(0)));
-    this.byIdLocked = dialect.locksRows ? compile(from.where('id', '=', new Slot(0)).forUpdate()) : this.byId;
-    this.delete = compile(dialect.db.deleteFrom(this.qualified).where('id', '=', new Slot(0)).returning('id'));
+    const version = dialect.rowVersion;
+    this.byIdForWrite = version ? compile(from.select(version.read as never).where('id', '=', new Slot(0))) : this.byId;
+    this.delete = compile(this.unchanged(dialect.db.deleteFrom(this.qualified).where('id', '=', new Slot(0)), 1).returning('id'));
     const parent = def.resource.parentKey && this.columns.get(def.resource.parentKey);
     if (parent) this.byParents = compile(from.where(dialect.oneOf(sql.ref(parent.column), new Slot(0), { type: 'bigint' }) as never).orderBy('id'));
   }
@@ -85,12 +88,18 @@ export class TableSql {
     });
   }
 
-  /** `UPDATE ... WHERE id = ? RETURNING` the record; slot 0 is the id, then the fields of `present`. */
+  /** `UPDATE ... WHERE id = ? RETURNING` the record; slot 0 is the id, then the fields of `present`, then the dialect's `rowVersion` condition's two. */
   update(present: readonly string[]): Compiled {
     return this.shaped(`u:${present}`, true, () => {
       const values = Object.fromEntries(present.map((field, i) => [this.written(field).column, new Slot(i + 1)]));
-      return this.dialect.db.updateTable(this.qualified).set(values).where('id', '=', new Slot(0)).returning(this.select as never);
+      return this.unchanged(this.dialect.db.updateTable(this.qualified).set(values).where('id', '=', new Slot(0)), present.length + 1).returning(this.select as never);
     });
+  }
+
+  /** A write to one record, on the dialect's `rowVersion` condition (its version and deadline in slots `from` and `from + 1`), if it has one. */
+  private unchanged<W extends { where(condition: never): W }>(write: W, from: number): W {
+    const version = this.dialect.rowVersion;
+    return version ? write.where(version.unchanged(new Slot(from), new Slot(from + 1)) as never) : write;
   }
 
   private written(field: string): ColumnDef {

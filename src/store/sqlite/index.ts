@@ -4,7 +4,7 @@ import { specModel } from '../model';
 import { DEFAULT_QUERY_LIMITS } from '../query';
 import { KeptInOrder } from '../../kept-in-order';
 import { CommittedCache } from '../sql/cache';
-import { collectionsOf, type Database, type Run } from '../sql/collection';
+import { collectionsOf, type Database, type RecordWrite, type Row, type Run } from '../sql/collection';
 import { sqlite } from '../sql/dialect';
 import { bindings, TableSql, type Stats } from '../sql/table';
 import { tableOf } from '../tables';
@@ -65,7 +65,7 @@ function sqliteStore(driver: Driver, { lock, writer: writeDb, reader }: Connecti
   const write = runner(writeDb);
   const database = (read: Run, writes: <R>(work: () => R, afterCommit?: (result: R) => void) => Promise<R>, cacheable: () => boolean): Database => ({
     read: (statement, parameters) => translating(() => read(statement, parameters)),
-    write: (work, afterCommit) => writes(() => work(write) as never, afterCommit),
+    writeRecord: (table, id, record, afterCommit) => writes(() => writeRecord(write, table, id, record), afterCommit),
     create: (table, values) => writes(() => insert(write, table, values)),
     cacheable,
   });
@@ -91,6 +91,17 @@ function sqliteStore(driver: Driver, { lock, writer: writeDb, reader }: Connecti
   };
   const idempotency = new SqliteIdempotency(writer, writeDb, { ...store, ...repositories(database(write, direct, () => false)) });
   return store;
+}
+
+/** A write to one record on the writing connection: read, checked and written with nothing in between (the writer holds the database). */
+function writeRecord<R>(run: Run, table: TableSql, id: number, write: RecordWrite<R>): R {
+  if (write.check) {
+    const [row] = run(table.byIdForWrite, [id]) as Row[];
+    if (!row) return write.written([]);
+    const checked = write.check(row);
+    if (checked) return checked.result;
+  }
+  return write.written(run(write.statement, bindings(write.statement, write.slots)) as Row[]);
 }
 
 /** A create: AUTOINCREMENT's id, given by the INSERT in the batch's transaction (setup.ts). */

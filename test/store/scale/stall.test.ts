@@ -7,6 +7,7 @@ import { inTransaction } from '../../../src/store/postgres/transaction';
 import { loadSeed } from '../../../src/store/seed';
 import type { Store } from '../../../src/store/types';
 import { makeApp } from '../../support/app';
+import { OUTCOME_UNKNOWN_REPEATABLE } from '../../../src/http/idempotency';
 import { TestDatabase, describePostgres, testDatabaseUrl } from '../../support/postgres';
 
 const control = (action: 'pause' | 'resume' | 'crash' | 'start') =>
@@ -124,6 +125,33 @@ describePostgres(
       } finally {
         await pool.end();
       }
+    }, 120000);
+
+    it('when the database freezes after an update was sent, then the PUT answers 503 "outcome unknown", and the late write is refused by its deadline', async () => {
+      let freezeAtWrite = false;
+      const store = await createPostgresStore({
+        url: testDatabaseUrl()!,
+        schema: db.newSchema(),
+        seed: loadSeed('default'),
+        // Called as the statement is about to be sent: the server stops with the UPDATE on its way.
+        onQuery: (text) => {
+          if (freezeAtWrite && /^update/i.test(text)) {
+            freezeAtWrite = false;
+            control('pause');
+          }
+        },
+      });
+      stores.push(store);
+      const { http } = makeApp({ store });
+      const before = (await http.get('/books/1').expect(200)).body;
+
+      freezeAtWrite = true;
+      const put = await http.put('/books/1').send({ title: 'Written late', pages: 1 });
+      control('resume');
+
+      expect([put.status, put.body, put.headers['retry-after']]).toEqual([503, { error: OUTCOME_UNKNOWN_REPEATABLE }, '1']);
+      await settled();
+      expect((await http.get('/books/1').expect(200)).body).toEqual(before);
     }, 120000);
 
     it('when the database crashes (immediate stop) and restarts, then the next id is the previous largest + 1', async () => {

@@ -1,0 +1,45 @@
+import { StorageUnavailableError } from '../errors';
+import type { RecordWrite } from '../sql/collection';
+import { bindings, type Compiled, type TableSql } from '../sql/table';
+import { COMMIT_GRACE_MS, WRITE_BUDGET_MS } from './transaction';
+
+/** Where a record write runs: its read, and its write with the time its answer is awaited (inside a transaction, the transaction's own). */
+export interface RecordWriteRunner {
+  read(statement: Compiled, values: unknown[]): Promise<unknown[][]>;
+  write(statement: Compiled, values: unknown[], timeoutMs: number): Promise<unknown[][]>;
+}
+
+/**
+ * A write to one record (an update, a delete) holding nothing between its read and its write: the record is read with
+ * its row version (`xmin`) and the server's clock, the write is decided in JS (a failed If-Match writes nothing), and
+ * one statement writes only if the row is still that version (when the write was decided on the record: `check`) and
+ * the server reaches it before the write's deadline on its own clock (the dialect's `rowVersion`). If the row changed
+ * in between, the record is read again and the write decided anew. A write decided on nothing is made on whatever
+ * version the row has then, as a transaction would have made it after waiting for the row's lock. Outside a
+ * transaction that is two round trips and the write's own commit, where a transaction locking the row takes four
+ * (BEGIN, SELECT FOR UPDATE, the write, COMMIT).
+ *
+ * The deadline does for the write what COMMIT_IF_IN_TIME does for a transaction: a write that reaches a stalled
+ * server after the service gave up on it (and answered 503) changes nothing. A write sent and not answered may or
+ * may not be stored (the runner's `outcomeUnknown`); one the server refuses, or never sent, changed nothing.
+ */
+export async function writeRecord<R>(on: RecordWriteRunner, table: TableSql, id: number, write: RecordWrite<R>): Promise<R> {
+  let deadline: { local: number; server: number } | undefined;
+  for (;;) {
+    const [row] = await on.read(table.byIdForWrite, [id]);
+    if (!row) return write.written([]);
+    // The budget starts once the record is first read: here from its answer, on the server from its reading of the
+    // clock, which came before that answer, so the server's deadline is never the later of the two.
+    deadline ??= { local: Date.now() + WRITE_BUDGET_MS, server: Number(row.at(-1)) + WRITE_BUDGET_MS };
+    const checked = write.check?.(row);
+    if (checked) return checked.result;
+    const left = deadline.local - Date.now();
+    if (left < 1) throw new StorageUnavailableError('Write deadline passed before the statement was sent');
+    // A write decided on the record is made on its version only; one decided on nothing (no check) on any version.
+    const version = write.check ? row.at(-2) : null;
+    const rows = await on.write(write.statement, bindings(write.statement, [...write.slots, version, deadline.server]), left + COMMIT_GRACE_MS);
+    if (rows.length > 0) return write.written(rows);
+    // No row written: the record went (or, for a write decided on it, changed) since it was read, or the server
+    // reached the write past the deadline.
+  }
+}
