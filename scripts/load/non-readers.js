@@ -1,7 +1,7 @@
 'use strict';
 // Clients that ask for a big answer and never read it (scenarios 1 and 2 of scripts/load-test.js).
 const { call, until } = require('./http');
-const { figures, heldChecks, settledRss, watch, watchHeld, watchedChecks } = require('./monitor');
+const { figures, settledRss, watchHolding } = require('./monitor');
 const { closedByServer, rawClient, requestText } = require('./raw');
 
 const NON_READING = Number(process.env.LOAD_NON_READING ?? 100);
@@ -29,25 +29,22 @@ function parses(body) {
  */
 async function restNonReaders({ service, port, pid, settings, books }) {
   const scenario = `REST non-readers (${NON_READING} x GET /books of ${books} books)`;
-  const before = await settledRss(service);
-  const watched = watch(pid, port);
-  const held = watchHeld(service);
+  const watching = await watchHolding(service, pid, port);
   const clients = Array.from({ length: NON_READING }, () => rawClient(port, requestText('GET', '/books')));
   await Promise.all(clients.map((client) => client.connected));
   const { closed: closedByIt, lastAt } = await closedByServer(port, clients);
-  const heldMost = await held.stop();
+  await watching.held();
   const answers = await Promise.all(clients.map((client) => client.read({ untilClose: true })));
-  const seen = await watched.stop();
-  const bound = before + settings.maxUnsentMiB + SETTLE_MARGIN_MIB;
+  const { seen, held, checks } = await watching.stop(scenario, settings, NON_READING);
+  const bound = watching.before + settings.maxUnsentMiB + SETTLE_MARGIN_MIB;
   const settled = await settledRss(service);
   const stillServing = (await call(undefined, port, 'GET', '/books?limit=1')).status === 200;
 
   const { counts, text } = tally(answers, (answer) => outcome(answer, books, (json) => json));
   const closedWhen = closedByIt ? `, the last ${(lastAt / 1000).toFixed(1)} s after they asked` : '';
-  console.log(`${scenario}: ${figures(before, seen, settled, heldMost)}; ${closedByIt} closed by the server${closedWhen}; answers: ${text}`);
+  console.log(`${scenario}: ${figures(watching.before, seen, settled, held)}; ${closedByIt} closed by the server${closedWhen}; answers: ${text}`);
   return [
-    ...watchedChecks(scenario, seen),
-    ...heldChecks(scenario, before, heldMost, settings, NON_READING),
+    ...checks,
     {
       name: `${scenario}: the server closes every one of those connections itself (RESPONSE_WRITE_TIMEOUT_MS)`,
       ok: closedByIt === NON_READING,
@@ -101,25 +98,22 @@ function tally(answers, outcomeOf) {
  */
 async function graphqlNonReaders({ service, port, pid, settings, books }) {
   const scenario = `GraphQL non-readers (${NON_READING} x { books { id title pages } } of ${books} books)`;
-  const before = await settledRss(service);
   // Answered: counted by the service's own metrics (a request is counted once its answer is sent), read before the
   // clients ask (a busy service may answer some before a later reading). Only the large answers under way (at
   // most GRAPHQL_MAX_LARGE_ANSWERS) are not counted.
   const answeredBefore = await graphqlAnswered(port);
-  const watched = watch(pid, port);
-  const held = watchHeld(service);
+  const watching = await watchHolding(service, pid, port);
   const clients = Array.from({ length: NON_READING }, () => rawClient(port, requestText('POST', '/graphql', BOOKS_QUERY)));
   await Promise.all(clients.map((client) => client.connected));
   await until('the service answering the GraphQL requests it does not write', async () => (await graphqlAnswered(port)) - answeredBefore >= NON_READING - settings.maxLargeAnswers);
-  const heldMost = await held.stop();
+  await watching.held();
   const answers = await Promise.all(clients.map((client) => client.read()));
-  const seen = await watched.stop();
+  const { seen, held, checks } = await watching.stop(scenario, settings, NON_READING);
   const { counts, text } = tally(answers, (answer) => outcome(answer, books, (json) => json.data?.books));
   const { whole = 0, busy = 0 } = counts;
-  console.log(`${scenario}: ${figures(before, seen, undefined, heldMost)}; answers: ${text}`);
+  console.log(`${scenario}: ${figures(watching.before, seen, undefined, held)}; answers: ${text}`);
   return [
-    ...watchedChecks(scenario, seen),
-    ...heldChecks(scenario, before, heldMost, settings, NON_READING),
+    ...checks,
     {
       name: `${scenario}: each answer is the whole result or a 503 with Retry-After, and some are whole`,
       ok: whole + busy === NON_READING && whole > 0,
