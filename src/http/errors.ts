@@ -52,7 +52,7 @@ export function notFound(req: { method: string; path: string }): ApiError {
 function toApiError(err: unknown, method = 'GET', body?: unknown): { error: ApiError; unexpected: boolean } {
   if (err instanceof ApiError) return { error: err, unexpected: false };
   // Storage unreachable: 503. The request was not carried out and may be retried, unless the database
-  // stopped answering during COMMIT: then the outcome is unknown, and the message says so (a create is
+  // stopped answering once the write was sent: then the outcome is unknown, and the message says so (a create is
   // retried safely with its Idempotency-Key; an update or delete is idempotent as it is).
   if (err instanceof StorageUnavailableError) {
     const message = !err.outcomeUnknown ? UNAVAILABLE_MESSAGE : method === 'POST' ? OUTCOME_UNKNOWN : OUTCOME_UNKNOWN_REPEATABLE;

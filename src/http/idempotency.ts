@@ -51,7 +51,7 @@ export function requestFingerprint(method: string, path: string, body: unknown):
   return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('base64url');
 }
 
-/** A 503 after COMMIT was sent and not answered: the write may be stored. */
+/** A 503 after the write was sent (its COMMIT, or an update's or delete's one statement) and not answered: the write may be stored. */
 export const OUTCOME_UNKNOWN = `Service unavailable: the outcome of this write is unknown; retry with the same ${IDEMPOTENCY_KEY}`;
 /** The same for an update or delete (PUT, DELETE): they are idempotent, so repeating one is safe as it is. */
 export const OUTCOME_UNKNOWN_REPEATABLE = 'Service unavailable: the outcome of this write is unknown; repeating it is safe';

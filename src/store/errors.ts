@@ -1,7 +1,7 @@
 /**
  * Storage could not be reached (database down, connection refused or lost, timed out). The REST error handler answers
  * 503 for it; the request may be retried later. A write that failed with this error is never reported as done: either
- * it is known not to have happened, or `outcomeUnknown` is set (COMMIT was sent and no answer came), and only an
+ * it is known not to have happened, or `outcomeUnknown` is set (the write was sent and no answer came), and only an
  * Idempotency-Key makes its retry safe.
  */
 export class StorageUnavailableError extends Error {

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
-import { StorageUnavailableError } from '../../src/store/errors';
-import { queryRunner } from '../../src/store/postgres/pool';
+import { OverloadedError, StorageUnavailableError } from '../../src/store/errors';
+import { prepared, queryRunner } from '../../src/store/postgres/pool';
 import { WaitQueue } from '../../src/store/postgres/queue';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
@@ -56,5 +56,91 @@ describe('queryRunner (statements through the wait queue)', () => {
     expect(await first).toBe(bug);
     await expect(second).resolves.toEqual([{ text: 'second' }]);
     expect(ran).toEqual(['first', 'second']);
+  });
+});
+
+/**
+ * A pool for `commit`: `hold` keeps the one slot of the queue busy until `release()`; its connection answers the write
+ * with `answer` (rows, or an error thrown), and says how it was given back (`released`: undefined, or the error that
+ * destroys it). `connect` fails with `connectFailure` when one is given.
+ */
+function writePool(answer: () => Promise<unknown[]>, connectFailure?: Error) {
+  const sent: string[] = [];
+  const released: unknown[] = [];
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const client = {
+    on: () => client,
+    off: () => client,
+    query: async (config: { text: string }) => {
+      sent.push(config.text);
+      return { rows: await answer() };
+    },
+    release: (err?: unknown) => released.push(err),
+  };
+  const pool = {
+    query: async () => {
+      await held;
+      return { rows: [] };
+    },
+    connect: async () => {
+      if (connectFailure) throw connectFailure;
+      return client;
+    },
+  } as unknown as Pool;
+  return { pool, sent, released, release };
+}
+
+describe('queryRunner.commit (a write that is its own transaction)', () => {
+  const write = prepared('UPDATE t SET x = $1');
+  const queue = () => new WaitQueue({ size: 1, limit: 10, timeoutMs: 60000 });
+
+  it('when its turn for a connection comes after its deadline, then it is not sent and fails as busy', async () => {
+    const { pool, sent, release } = writePool(async () => [{ x: 1 }]);
+    const db = queryRunner(pool, queue());
+    const holding = db.query('hold');
+    const late = db.commit(write, [1], Date.now() + 20, 2000).catch((err: unknown) => err);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    release();
+    await holding;
+    expect(await late).toBeInstanceOf(OverloadedError);
+    expect(sent).toEqual([]);
+  });
+
+  it('when it is answered, then it answers its rows and its connection goes back to the pool', async () => {
+    const { pool, sent, released } = writePool(async () => [{ x: 1 }]);
+    expect(await queryRunner(pool, queue()).commit(write, [1], Date.now() + 1000, 2000)).toEqual([{ x: 1 }]);
+    expect([sent, released]).toEqual([[write.text], [undefined]]);
+  });
+
+  it('when no connection can be made, then nothing was sent: it fails as unavailable with its outcome known', async () => {
+    const { pool, sent } = writePool(async () => [], withCode('ECONNREFUSED'));
+    const failure = await queryRunner(pool, queue()).commit(write, [1], Date.now() + 1000, 2000).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(StorageUnavailableError);
+    expect((failure as StorageUnavailableError).outcomeUnknown).toBe(false);
+    expect(sent).toEqual([]);
+  });
+
+  it.each([
+    ['no answer in time', new Error('Query read timeout')],
+    ['the connection cut (ECONNRESET)', withCode('ECONNRESET')],
+    ['the socket closed as it was written (EPIPE: five letters, but no server answer)', withCode('EPIPE')],
+  ])('when it was sent and got %s, then its outcome is unknown and its connection is destroyed', async (_case, error) => {
+    const { pool, released } = writePool(async () => {
+      throw error;
+    });
+    const failure = await queryRunner(pool, queue()).commit(write, [1], Date.now() + 1000, 2000).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(StorageUnavailableError);
+    expect((failure as StorageUnavailableError).outcomeUnknown).toBe(true);
+    expect(released).toEqual([error]);
+  });
+
+  it('when the server refuses it (an SQLSTATE with a severity), then it fails as itself and its connection is kept', async () => {
+    const refusal = Object.assign(withCode('23505', 'duplicate key'), { severity: 'ERROR' });
+    const { pool, released } = writePool(async () => {
+      throw refusal;
+    });
+    await expect(queryRunner(pool, queue()).commit(write, [1], Date.now() + 1000, 2000)).rejects.toBe(refusal);
+    expect(released).toEqual([undefined]);
   });
 });

@@ -77,7 +77,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const grouping: Grouping = { transaction: (work) => queue.run(() => inTransaction(pool, work, { onQuery })), signal, limit: queueLimit };
   const runner = queryRunner(pool, queue, { onQuery, signal });
   // A record write outside a transaction: its write is its own commit, awaited for the time it is given.
-  const records: RecordWriteRunner = { read: on(runner) as RecordWriteRunner['read'], write: (statement, values, timeoutMs) => runner.commit<never>(statementOf(statement), values, timeoutMs) };
+  const records: RecordWriteRunner = {
+    read: (statement, values) => runner.timedRead<never>(statementOf(statement), values),
+    write: (statement, values, deadline, graceMs) => runner.commit<never>(statementOf(statement), values, deadline, graceMs),
+  };
   const store: Store & { poolStats(): PoolStats } = {
     kind: 'postgres',
     ...repositories(sqls, runner, records, transaction, grouping, options.queryLimits),
@@ -111,8 +114,11 @@ const preparedOf = (text: string) => {
 };
 const statementOf = (compiled: Compiled): Statement => (compiled.prepare ? preparedOf(compiled.sql) : ({ text: compiled.sql, rowMode: 'array' } as Statement));
 const on = (db: Queryable): Run => (compiled, parameters) => db.query<never>(statementOf(compiled), parameters);
-/** Record writes on a transaction's connection: its statements, its deadline (transaction.ts). */
-const recordsOn = (tx: Queryable): RecordWriteRunner => ({ read: on(tx) as RecordWriteRunner['read'], write: on(tx) as RecordWriteRunner['write'] });
+/** Record writes on a transaction's connection: its statements, within the transaction's limits (transaction.ts). */
+const recordsOn = (tx: Queryable): RecordWriteRunner => ({
+  read: async (statement, values) => ({ sentAt: Date.now(), rows: await tx.query<never>(statementOf(statement), values) }),
+  write: (statement, values) => tx.query<never>(statementOf(statement), values),
+});
 
 type Tables = readonly { table: TableSql; inserts: PgInserts<Row & { id: number }> }[];
 

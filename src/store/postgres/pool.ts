@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Pool, types, type PoolConfig, type QueryResultRow } from 'pg';
-import { StorageUnavailableError } from '../errors';
+import { Pool, types, type PoolClient, type PoolConfig, type QueryResultRow } from 'pg';
+import { OverloadedError, StorageUnavailableError } from '../errors';
 import type { WaitQueue } from './queue';
 
 /**
@@ -103,11 +103,14 @@ export interface RunnerOptions {
 
 /** Single statements on the pool (reads), and writes that are each their own transaction. */
 export interface Runner extends Queryable {
+  /** A read, and when it was sent (`Date.now()` once its turn came): a record write's budget starts there. */
+  timedRead<R extends QueryResultRow>(statement: Statement, values: unknown[]): Promise<{ rows: R[]; sentAt: number }>;
   /**
-   * One statement as its own transaction, answered within `timeoutMs`. Sent and not answered (a timeout, a cut
-   * connection), it may or may not have been applied: a StorageUnavailableError with `outcomeUnknown`.
+   * One statement as its own transaction: sent only before `deadline` (`Date.now()` time; its turn in the queue came
+   * too late: OverloadedError, nothing sent), its answer awaited until `graceMs` after it. Sent and not answered (a
+   * timeout, a cut connection), it may or may not have been applied: a StorageUnavailableError with `outcomeUnknown`.
    */
-  commit<R extends QueryResultRow>(statement: Statement, values: unknown[], timeoutMs: number): Promise<R[]>;
+  commit<R extends QueryResultRow>(statement: Statement, values: unknown[], deadline: number, graceMs: number): Promise<R[]>;
 }
 
 /**
@@ -115,34 +118,73 @@ export interface Runner extends Queryable {
  * database is down, the statements still waiting fail at once with the same error.
  */
 export function queryRunner(pool: Pool, queue: WaitQueue, { onQuery = () => undefined, signal = () => undefined }: RunnerOptions = {}): Runner {
-  const run = <R extends QueryResultRow>(statement: string | Statement, values: unknown[] | undefined, timeoutMs?: number): Promise<R[]> => {
-    // Set once the statement leaves for the server: a failure before (the queue's) changed nothing.
-    let sent = false;
-    return queue.run(async () => {
+  /** The error of a statement, translated; when it says the database is down, the statements waiting fail with it. */
+  const failed = (err: unknown): unknown => {
+    const translated = translate(err);
+    if (isDatabaseDown(err)) queue.failWaiting(translated as StorageUnavailableError);
+    return translated;
+  };
+  const query = <R extends QueryResultRow>(statement: string | Statement, values: unknown[] | undefined, sent?: () => void): Promise<R[]> =>
+    queue.run(async () => {
       onQuery(textOf(statement));
+      sent?.();
       try {
-        sent = true;
-        const result =
-          typeof statement === 'string' ? pool.query<R>(statement, values) : pool.query<R>({ ...statement, values, ...(timeoutMs === undefined ? {} : { query_timeout: timeoutMs }) } as never);
+        const result = typeof statement === 'string' ? pool.query<R>(statement, values) : pool.query<R>({ ...statement, values } as never);
         return (await result).rows;
       } catch (err) {
-        const translated = translate(err);
-        if (isDatabaseDown(err)) queue.failWaiting(translated as StorageUnavailableError);
-        if (sent && timeoutMs !== undefined && translated instanceof StorageUnavailableError && !serverAnswered(err)) {
-          throw new StorageUnavailableError('Write sent, no answer: it may or may not be stored', { cause: err, outcomeUnknown: true });
-        }
-        throw translated;
+        throw failed(err);
       }
     }, signal());
-  };
   return {
-    query: (statement, values) => run(statement, values),
-    commit: (statement, values, timeoutMs) => run(statement, values, timeoutMs),
+    query: (statement, values) => query(statement, values),
+    async timedRead<R extends QueryResultRow>(statement: Statement, values: unknown[]) {
+      let sentAt = 0;
+      const rows = await query<R>(statement, values, () => (sentAt = Date.now()));
+      return { rows, sentAt };
+    },
+    commit: <R extends QueryResultRow>(statement: Statement, values: unknown[], deadline: number, graceMs: number) =>
+      queue.run(async () => {
+        if (deadline - Date.now() < 1) throw new OverloadedError('Server busy: the write waited for a storage connection past its deadline');
+        onQuery(statement.text);
+        // Connected first: a connection that cannot be made sends nothing, so its failure is a known one.
+        let client: PoolClient;
+        try {
+          client = await pool.connect();
+        } catch (err) {
+          throw failed(err);
+        }
+        // A checked-out client has no error listener of the pool's: a socket error must not end the process (the
+        // statement waiting for its answer fails anyway).
+        const ignore = () => undefined;
+        client.on('error', ignore);
+        try {
+          const result = await client.query<R>({ ...statement, values, query_timeout: deadline - Date.now() + graceMs } as never);
+          client.off('error', ignore);
+          client.release();
+          return result.rows;
+        } catch (err) {
+          const answered = serverAnswered(err);
+          // Answered: the connection is fine. Not answered: its state is unknown, so it is destroyed.
+          client.off('error', ignore);
+          client.release(answered ? undefined : (err as Error));
+          const translated = failed(err);
+          if (!answered && translated instanceof StorageUnavailableError) {
+            throw new StorageUnavailableError('Write sent, no answer: it may or may not be stored', { cause: err, outcomeUnknown: true });
+          }
+          throw translated;
+        }
+      }, signal()),
   };
 }
 
-/** A server answered with an SQLSTATE: the statement ran and failed, so nothing of it was written. */
-export const serverAnswered = (err: unknown): boolean => /^[0-9A-Z]{5}$/.test(String((err as { code?: unknown } | null)?.code ?? ''));
+/**
+ * The server answered with an error (an SQLSTATE, from a server message, which has a severity): the statement ran and
+ * failed, so nothing of it was written. A socket error is not one, even one whose code has five letters (EPIPE).
+ */
+export const serverAnswered = (err: unknown): boolean => {
+  const { code, severity } = (err ?? {}) as { code?: unknown; severity?: unknown };
+  return typeof severity === 'string' && /^[0-9A-Z]{5}$/.test(String(code ?? ''));
+};
 
 /** A double-quoted SQL identifier. */
 export function ident(name: string): string {

@@ -3,10 +3,12 @@ import type { RecordWrite } from '../sql/collection';
 import { bindings, type Compiled, type TableSql } from '../sql/table';
 import { COMMIT_GRACE_MS, WRITE_BUDGET_MS } from './transaction';
 
-/** Where a record write runs: its read, and its write with the time its answer is awaited (inside a transaction, the transaction's own). */
+/** Where a record write runs (inside a transaction, within the transaction's own limits). */
 export interface RecordWriteRunner {
-  read(statement: Compiled, values: unknown[]): Promise<unknown[][]>;
-  write(statement: Compiled, values: unknown[], timeoutMs: number): Promise<unknown[][]>;
+  /** The record's read, and when it was sent (`Date.now()` time). */
+  read(statement: Compiled, values: unknown[]): Promise<{ rows: unknown[][]; sentAt: number }>;
+  /** The write: sent only before `deadline` (`Date.now()` time), its answer awaited until `graceMs` after it. */
+  write(statement: Compiled, values: unknown[], deadline: number, graceMs: number): Promise<unknown[][]>;
 }
 
 /**
@@ -16,8 +18,8 @@ export interface RecordWriteRunner {
  * the server reaches it before the write's deadline on its own clock (the dialect's `rowVersion`). If the row changed
  * in between, the record is read again and the write decided anew. A write decided on nothing is made on whatever
  * version the row has then, as a transaction would have made it after waiting for the row's lock. Outside a
- * transaction that is two round trips and the write's own commit, where a transaction locking the row takes four
- * (BEGIN, SELECT FOR UPDATE, the write, COMMIT).
+ * transaction that is two round trips, the write its own commit, where a transaction took three (BEGIN, the write,
+ * COMMIT) and four with a condition (and SELECT FOR UPDATE between).
  *
  * The deadline does for the write what COMMIT_IF_IN_TIME does for a transaction: a write that reaches a stalled
  * server after the service gave up on it (and answered 503) changes nothing. A write sent and not answered may or
@@ -26,20 +28,27 @@ export interface RecordWriteRunner {
 export async function writeRecord<R>(on: RecordWriteRunner, table: TableSql, id: number, write: RecordWrite<R>): Promise<R> {
   let deadline: { local: number; server: number } | undefined;
   for (;;) {
-    const [row] = await on.read(table.byIdForWrite, [id]);
+    const {
+      rows: [row],
+      sentAt,
+    } = await on.read(table.byIdForWrite, [id]);
     if (!row) return write.written([]);
-    // The budget starts once the record is first read: here from its answer, on the server from its reading of the
-    // clock, which came before that answer, so the server's deadline is never the later of the two.
-    deadline ??= { local: Date.now() + WRITE_BUDGET_MS, server: Number(row.at(-1)) + WRITE_BUDGET_MS };
+    const serverNow = Number(row.at(-1));
+    if (!deadline) {
+      // The budget starts as the first read is sent: here from when it was sent; on the server from its reading of its
+      // clock less the time the read took, so the server's deadline is never the later of the two.
+      deadline = { local: sentAt + WRITE_BUDGET_MS, server: serverNow - (Date.now() - sentAt) + WRITE_BUDGET_MS };
+    } else if (serverNow >= deadline.server) {
+      throw new StorageUnavailableError('Write deadline passed on the server: nothing written');
+    }
     const checked = write.check?.(row);
     if (checked) return checked.result;
-    const left = deadline.local - Date.now();
-    if (left < 1) throw new StorageUnavailableError('Write deadline passed before the statement was sent');
+    if (deadline.local - Date.now() < 1) throw new StorageUnavailableError('Write deadline passed before the statement was sent');
     // A write decided on the record is made on its version only; one decided on nothing (no check) on any version.
     const version = write.check ? row.at(-2) : null;
-    const rows = await on.write(write.statement, bindings(write.statement, [...write.slots, version, deadline.server]), left + COMMIT_GRACE_MS);
+    const rows = await on.write(write.statement, bindings(write.statement, [...write.slots, version, deadline.server]), deadline.local, COMMIT_GRACE_MS);
     if (rows.length > 0) return write.written(rows);
     // No row written: the record went (or, for a write decided on it, changed) since it was read, or the server
-    // reached the write past the deadline.
+    // reached the write past the deadline (the next read says which).
   }
 }
