@@ -114,7 +114,10 @@ const preparedOf = (text: string) => {
 };
 const statementOf = (compiled: Compiled): Statement => (compiled.prepare ? preparedOf(compiled.sql) : ({ text: compiled.sql, rowMode: 'array' } as Statement));
 const on = (db: Queryable): Run => (compiled, parameters) => db.query<never>(statementOf(compiled), parameters);
-/** Record writes on a transaction's connection: its statements, within the transaction's limits (transaction.ts). */
+/**
+ * Record writes on a transaction's connection: its statements, within the transaction's limits (transaction.ts). Its
+ * deadline began before the record's read, so it comes before the record write's own and governs the write.
+ */
 const recordsOn = (tx: Queryable): RecordWriteRunner => ({
   read: async (statement, values) => ({ sentAt: Date.now(), rows: await tx.query<never>(statementOf(statement), values) }),
   write: (statement, values) => tx.query<never>(statementOf(statement), values),

@@ -146,35 +146,57 @@ export function queryRunner(pool: Pool, queue: WaitQueue, { onQuery = () => unde
       queue.run(async () => {
         if (deadline - Date.now() < 1) throw new OverloadedError('Server busy: the write waited for a storage connection past its deadline');
         onQuery(statement.text);
-        // Connected first: a connection that cannot be made sends nothing, so its failure is a known one.
-        let client: PoolClient;
+        // Connected first (onClient): a connection that cannot be made sends nothing, so its failure is a known one.
+        let sent = false;
         try {
-          client = await pool.connect();
+          return await onClient(
+            pool,
+            async (client) => {
+              sent = true;
+              return (await client.query<R>({ ...statement, values, query_timeout: deadline - Date.now() + graceMs } as never)).rows;
+            },
+            (_client, err) => serverAnswered(err),
+          );
         } catch (err) {
-          throw failed(err);
-        }
-        // A checked-out client has no error listener of the pool's: a socket error must not end the process (the
-        // statement waiting for its answer fails anyway).
-        const ignore = () => undefined;
-        client.on('error', ignore);
-        try {
-          const result = await client.query<R>({ ...statement, values, query_timeout: deadline - Date.now() + graceMs } as never);
-          client.off('error', ignore);
-          client.release();
-          return result.rows;
-        } catch (err) {
-          const answered = serverAnswered(err);
-          // Answered: the connection is fine. Not answered: its state is unknown, so it is destroyed.
-          client.off('error', ignore);
-          client.release(answered ? undefined : (err as Error));
           const translated = failed(err);
-          if (!answered && translated instanceof StorageUnavailableError) {
+          if (sent && !serverAnswered(err) && translated instanceof StorageUnavailableError) {
             throw new StorageUnavailableError('Write sent, no answer: it may or may not be stored', { cause: err, outcomeUnknown: true });
           }
           throw translated;
         }
       }, signal()),
   };
+}
+
+/**
+ * `work` on a connection checked out of `pool`, then given back: reused when `work` succeeded, or failed with the
+ * connection in a known state (`reusable`, which may still use it, e.g. to roll back), else destroyed. A checked-out
+ * connection has no error listener of the pool's: a socket error (the server shutting down, a reset) would be an
+ * unhandled 'error' event and end the process, so it is ignored here (the statement waiting for its answer fails
+ * anyway). A connection that cannot be made fails before `work` runs: nothing was sent.
+ */
+export async function onClient<T>(
+  pool: Pool,
+  work: (client: PoolClient) => Promise<T>,
+  reusable: (client: PoolClient, err: unknown) => boolean | Promise<boolean>,
+): Promise<T> {
+  const client = await pool.connect();
+  const ignore = () => undefined;
+  client.on('error', ignore);
+  try {
+    const result = await work(client);
+    client.off('error', ignore);
+    client.release();
+    return result;
+  } catch (err) {
+    if (await reusable(client, err)) {
+      client.off('error', ignore);
+      client.release();
+    } else {
+      client.release(err instanceof Error ? err : true);
+    }
+    throw err;
+  }
 }
 
 /**

@@ -7,7 +7,10 @@ import { COMMIT_GRACE_MS, WRITE_BUDGET_MS } from './transaction';
 export interface RecordWriteRunner {
   /** The record's read, and when it was sent (`Date.now()` time). */
   read(statement: Compiled, values: unknown[]): Promise<{ rows: unknown[][]; sentAt: number }>;
-  /** The write: sent only before `deadline` (`Date.now()` time), its answer awaited until `graceMs` after it. */
+  /**
+   * The write: sent only before `deadline` (`Date.now()` time; the runner checks as the statement's turn comes, after
+   * any wait for a connection), its answer awaited until `graceMs` after it.
+   */
   write(statement: Compiled, values: unknown[], deadline: number, graceMs: number): Promise<unknown[][]>;
 }
 
@@ -43,7 +46,6 @@ export async function writeRecord<R>(on: RecordWriteRunner, table: TableSql, id:
     }
     const checked = write.check?.(row);
     if (checked) return checked.result;
-    if (deadline.local - Date.now() < 1) throw new StorageUnavailableError('Write deadline passed before the statement was sent');
     // A write decided on the record is made on its version only; one decided on nothing (no check) on any version.
     const version = write.check ? row.at(-2) : null;
     const rows = await on.write(write.statement, bindings(write.statement, [...write.slots, version, deadline.server]), deadline.local, COMMIT_GRACE_MS);

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { StorageUnavailableError } from '../errors';
-import { POOL_SETTINGS, serverAnswered, textOf, translate, type Queryable, type Statement } from './pool';
+import { onClient, POOL_SETTINGS, serverAnswered, textOf, translate, type Queryable, type Statement } from './pool';
 
 /** Runs a write's statements: on its own transaction, or on one already open. */
 export type Writes = <R>(work: (db: Queryable) => Promise<R>) => Promise<R>;
@@ -40,11 +40,10 @@ export async function inTransaction<R>(
   { budgetMs = WRITE_BUDGET_MS, onQuery = () => undefined }: { budgetMs?: number; onQuery?: (text: string) => void } = {},
 ): Promise<R> {
   const deadline = Date.now() + budgetMs;
-  let client: PoolClient | undefined;
   let committing = false;
   /** False once a statement went unanswered (or was never sent for lack of time): the connection's state is unknown. */
   let answered = true;
-  const run = async <T extends QueryResultRow>(statement: string | Statement, values: unknown[] | undefined, timeoutMs: number): Promise<T[]> => {
+  const run = async <T extends QueryResultRow>(client: PoolClient, statement: string | Statement, values: unknown[] | undefined, timeoutMs: number): Promise<T[]> => {
     if (timeoutMs < 1) {
       answered = false;
       throw new StorageUnavailableError('Write deadline passed before the statement was sent');
@@ -52,30 +51,26 @@ export async function inTransaction<R>(
     onQuery(textOf(statement));
     const config = typeof statement === 'string' ? { text: statement } : statement;
     try {
-      const result = await client!.query<T>({ ...config, values, query_timeout: timeoutMs } as never);
+      const result = await client.query<T>({ ...config, values, query_timeout: timeoutMs } as never);
       return (result as unknown as { rows: T[] }).rows;
     } catch (err) {
       if (!serverAnswered(err)) answered = false;
       throw err;
     }
   };
-  // A checked-out client has no error listener of the pool's: a socket error (the server shutting
-  // down, a reset) would be an unhandled 'error' event and end the process. The statement waiting
-  // for an answer is rejected anyway; a dead client is destroyed on release.
-  const ignore = () => undefined;
   try {
-    client = await pool.connect();
-    client.on('error', ignore);
-    await run(begin(deadline - Date.now()), undefined, deadline - Date.now());
-    const db: Queryable = { query: (statement, values) => run(statement, values, deadline - Date.now()) };
-    const result = await work(db);
-    committing = true;
-    await run(COMMIT_IF_IN_TIME, undefined, deadline - Date.now() + COMMIT_GRACE_MS);
-    client.off('error', ignore);
-    client.release();
-    return result;
+    return await onClient(
+      pool,
+      async (client) => {
+        await run(client, begin(deadline - Date.now()), undefined, deadline - Date.now());
+        const result = await work({ query: (statement, values) => run(client, statement, values, deadline - Date.now()) });
+        committing = true;
+        await run(client, COMMIT_IF_IN_TIME, undefined, deadline - Date.now() + COMMIT_GRACE_MS);
+        return result;
+      },
+      (client) => answered && rolledBack(client),
+    );
   } catch (err) {
-    if (client) await giveBack(client, answered, ignore);
     const translated = translate(err);
     if (committing && !serverAnswered(err) && translated instanceof StorageUnavailableError) {
       throw new StorageUnavailableError('COMMIT sent, no answer: the write may or may not be stored', { cause: err, outcomeUnknown: true });
@@ -84,17 +79,12 @@ export async function inTransaction<R>(
   }
 }
 
-/** A failed transaction's connection: rolled back and reused when its state is known and ROLLBACK answers in time, else destroyed. */
-async function giveBack(client: PoolClient, answered: boolean, ignore: () => void): Promise<void> {
-  if (answered) {
-    try {
-      await client.query({ text: 'ROLLBACK', query_timeout: COMMIT_GRACE_MS } as never);
-      client.off('error', ignore);
-      client.release();
-      return;
-    } catch {
-      // Not answered: destroyed below.
-    }
+/** A failed transaction's connection, rolled back for reuse: false when ROLLBACK is not answered in time (it is destroyed). */
+async function rolledBack(client: PoolClient): Promise<boolean> {
+  try {
+    await client.query({ text: 'ROLLBACK', query_timeout: COMMIT_GRACE_MS } as never);
+    return true;
+  } catch {
+    return false;
   }
-  client.release(new Error('transaction failed in an unknown state'));
 }
