@@ -138,6 +138,21 @@ describe('a record write\'s deadline (src/store/postgres/record-writes.ts, on a 
     expect(writes).toHaveLength(1);
   });
 
+  it('when the write matched no row and the next read, past the deadline, finds a record its check refuses, then the refusal is the answer', async () => {
+    const { on, writes } = runner(
+      [
+        { serverMs: 5_000_000, tookMs: 0 },
+        { serverMs: 5_000_000 + WRITE_BUDGET_MS + 1, tookMs: 0 },
+      ],
+      [[]],
+    );
+    let reads = 0;
+    // Passes on the first read; the second finds the record changed (a failed If-Match: 412, not 503).
+    const answer = await writeRecord(on, table, 1, update(() => (reads++ === 0 ? undefined : { result: 'stale' })));
+    expect(answer).toBe('stale');
+    expect(writes).toHaveLength(1);
+  });
+
   it('when the write matched no row and the record is still in time, then it is read and written again', async () => {
     const { on, writes } = runner(
       [

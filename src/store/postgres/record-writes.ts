@@ -41,11 +41,11 @@ export async function writeRecord<R>(on: RecordWriteRunner, table: TableSql, id:
       // The budget starts as the first read is sent: here from when it was sent; on the server from its reading of its
       // clock less the time the read took, so the server's deadline is never the later of the two.
       deadline = { local: sentAt + WRITE_BUDGET_MS, server: serverNow - (Date.now() - sentAt) + WRITE_BUDGET_MS };
-    } else if (serverNow >= deadline.server) {
-      throw new StorageUnavailableError('Write deadline passed on the server: nothing written');
     }
+    // The record as read now decides first: a refusal (a failed If-Match) is its answer even past the deadline.
     const checked = write.check?.(row);
     if (checked) return checked.result;
+    if (serverNow >= deadline.server) throw new StorageUnavailableError('Write deadline passed on the server: nothing written');
     // A write decided on the record is made on its version only; one decided on nothing (no check) on any version.
     const version = write.check ? row.at(-2) : null;
     const rows = await on.write(write.statement, bindings(write.statement, [...write.slots, version, deadline.server]), deadline.local, COMMIT_GRACE_MS);
