@@ -113,6 +113,8 @@ function watchHeld(service, first) {
       if (rss > most) most = rss;
     }
   })();
+  // A failed reading (the service exited) fails `stop()`, not the process before it.
+  loop.catch(() => undefined);
   return {
     async stop() {
       stopped = true;

@@ -95,11 +95,18 @@ async function startService(kind, env = {}) {
     collections += (String(d).match(/load-test: garbage collected/g) ?? []).length;
     stderr = (stderr + d).slice(-4000);
   });
-  /** A full garbage collection in the service, resolved once it says it is done. */
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  /** The last lines the service wrote to stderr, its own collections' lines left out. */
+  const said = () => stderr.split('\n').filter((line) => line.trim() && !line.includes('load-test: garbage collected')).slice(-3).join(' | ') || 'nothing on stderr';
+  /** A full garbage collection in the service, resolved once it says it is done; a service that exited fails it at once. */
   const collectGarbage = async () => {
     const done = collections + 1;
     child.kill('SIGUSR2');
-    await until('a garbage collection in the service', () => collections >= done);
+    await until('a garbage collection in the service', () => {
+      if (collections >= done) return true;
+      if (!alive()) throw new Error(`the service on ${kind} exited (${child.exitCode ?? child.signalCode}) during a scenario: ${said()}`);
+      return false;
+    });
   };
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   const cleanup = async () => {
@@ -138,7 +145,7 @@ async function startService(kind, env = {}) {
     await stop();
     return { skipped: `/health says storage: ${health.json?.storage}` };
   }
-  return { port, pid: child.pid, logs, stop, collectGarbage, alive: () => child.exitCode === null && child.signalCode === null };
+  return { port, pid: child.pid, logs, stop, collectGarbage, alive };
 }
 
 module.exports = { startService, storesToRun, UsageError };
