@@ -67,8 +67,8 @@ const HELP = `Options (flags win over BENCH_* environment variables):
 A run with --only, --peers or a skipped section writes a page that says it is partial.
 A run gives a headline only from a quiet machine: a 1-minute load average of at most ${loadLimits(os.cpus().length).start.toFixed(2)} at the start and
 ${loadLimits(os.cpus().length).end.toFixed(2)} at the end on this machine's ${os.cpus().length} cores (each read once the build before the run, or the bench's own
-processes after it, have stopped: after up to ${LIMITS.settleSeconds} s for the average to fall back), and a calibration whose medians at the start
-and at the end are within ${LIMITS.calibrationDrift * 100}%. Otherwise the page says the run was noisy and puts no median in bold. A row still
+processes after it, have stopped: after up to ${LIMITS.settleSeconds} s for the average to fall back), and a calibration, measured after each of
+those readings, whose medians at the start and at the end are within ${LIMITS.calibrationDrift * 100}%. Otherwise the page says the run was noisy and puts no median in bold. A row still
 noisy after its reruns, or one the load generator caps (it must drive bare node:http to ${LIMITS.generatorHeadroom}× the fastest rate of
 the run), is marked so in its table. bench/lib/quality.js holds these limits.`;
 
@@ -201,9 +201,12 @@ async function main() {
     sections[section.id] = await section.run(options, context).catch((e) => ({ skipped: `failed: ${e.message}` }));
     if (sections[section.id].skipped) console.log(`   not run: ${sections[section.id].skipped}`);
   }
+  // The end is read as the start is: once the bench's own processes have stopped and the load average has fallen
+  // back, the load average, then the calibration (run straight after the last workload, it measured what that
+  // workload left behind as much as the machine).
+  run.loadAverage.end = await settledLoadAverage(limits.end, 'end');
   run.calibration.end = await calibration('end');
   run.finishedAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  run.loadAverage.end = await settledLoadAverage(limits.end, 'end');
   const results = { run, sections };
   mkdirSync(path.dirname(RESULTS), { recursive: true });
   writeFileSync(RESULTS, JSON.stringify(results, null, 2));

@@ -12,7 +12,8 @@ const { summary } = require('./stats');
  *   1-minute average to fall back to the quiet limit (it decays by e every minute: from 3 to 0.5 in about 110 s).
  *   The end is read then, against the same limit as the start: a reading taken while the bench's own processes
  *   (PostgreSQL, the server, the load generator) still weigh in the average measures the bench, not the machine.
- * - calibrationDrift: how far the calibration's median at the end may be from the one at the start (10%).
+ * - calibrationDrift: how far the calibration's median at the end may be from the one at the start (10%). Each is
+ *   measured after its load average is read, so the end's, like the start's, does not measure what came just before.
  * - rowIqr: the widest interquartile range of a row's per-round ratios, relative to their median (15%).
  * - generatorHeadroom: how many times the fastest server's rate the load generator must reach on bare node:http.
  */

@@ -67,7 +67,7 @@ function limitsText() {
   ${LIMITS.quietLoadPerCore} per core at the start (0.5 on 2 cores: a process busy half the time anywhere takes a quarter of one of
   the two cores the bench pins itself to), and the same at the end. Each is read once the average has had up to
   ${LIMITS.settleSeconds} s to fall back (it falls by e every minute): at the start from the build \`npm run bench\` makes first,
-  at the end from the bench's own servers and load. It measures a calibration at the start and at the end: bare \`node:http\`
+  at the end from the bench's own servers and load. After each of those readings it measures a calibration: bare \`node:http\`
   answering a fixed line, under the same load generator, cores and connections as every workload, so it moves with
   whatever moves the measurements (another process on either core, the CPU's clock, the loopback, the load generator)
   where a CPU loop would see only its own core. If the two calibration medians are more than ${pct(LIMITS.calibrationDrift)} apart, or the
