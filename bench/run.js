@@ -202,8 +202,7 @@ async function main() {
     if (sections[section.id].skipped) console.log(`   not run: ${sections[section.id].skipped}`);
   }
   // The end is read as the start is: once the bench's own processes have stopped and the load average has fallen
-  // back, the load average, then the calibration (run straight after the last workload, it measured what that
-  // workload left behind as much as the machine).
+  // back, the load average, then the calibration.
   run.loadAverage.end = await settledLoadAverage(limits.end, 'end');
   run.calibration.end = await calibration('end');
   run.finishedAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');

@@ -4,13 +4,14 @@
 // the service still holds when it chooses to, instead of waiting for V8 to collect at its own pace (which depends on
 // how busy the machine is). Test tooling only: the service itself never collects by hand.
 const path = require('node:path');
+const { COLLECTED } = require('./service');
 
 process.on('SIGUSR2', () => {
   // Twice, a turn apart: what the first collection's finalizers release (Buffers' memory) goes in the second.
   global.gc();
   setImmediate(() => {
     global.gc();
-    process.stderr.write('load-test: garbage collected\n');
+    process.stderr.write(`${COLLECTED}\n`);
   });
 });
 require(path.join(__dirname, '..', '..', 'dist', 'src', 'server.js'));

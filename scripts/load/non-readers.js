@@ -105,7 +105,10 @@ async function graphqlNonReaders({ service, port, pid, settings, books }) {
   const watching = await watchHolding(service, pid, port);
   const clients = Array.from({ length: NON_READING }, () => rawClient(port, requestText('POST', '/graphql', BOOKS_QUERY)));
   await Promise.all(clients.map((client) => client.connected));
-  await until('the service answering the GraphQL requests it does not write', async () => (await graphqlAnswered(port)) - answeredBefore >= NON_READING - settings.maxLargeAnswers);
+  await until('the service answering the GraphQL requests it does not write', async () => {
+    service.stillRunning();
+    return (await graphqlAnswered(port)) - answeredBefore >= NON_READING - settings.maxLargeAnswers;
+  });
   await watching.held();
   const answers = await Promise.all(clients.map((client) => client.read()));
   const { seen, held, checks } = await watching.stop(scenario, settings, NON_READING);

@@ -25,6 +25,9 @@ async function admin(sql) {
 
 let databases = 0;
 
+/** The line the service under test (gc-service.js) writes to stderr once a garbage collection asked for is done. */
+const COLLECTED = 'load-test: garbage collected';
+
 /** A setting of the load test that cannot work: reported in one line, without a stack. */
 class UsageError extends Error {}
 
@@ -92,19 +95,23 @@ async function startService(kind, env = {}) {
   let stderr = '';
   let collections = 0;
   child.stderr.on('data', (d) => {
-    collections += (String(d).match(/load-test: garbage collected/g) ?? []).length;
+    collections += String(d).split(COLLECTED).length - 1;
     stderr = (stderr + d).slice(-4000);
   });
   const alive = () => child.exitCode === null && child.signalCode === null;
   /** The last lines the service wrote to stderr, its own collections' lines left out. */
-  const said = () => stderr.split('\n').filter((line) => line.trim() && !line.includes('load-test: garbage collected')).slice(-3).join(' | ') || 'nothing on stderr';
+  const said = () => stderr.split('\n').filter((line) => line.trim() && !line.includes(COLLECTED)).slice(-3).join(' | ') || 'nothing on stderr';
+  /** Throws, with the service's last words, once it has exited: a wait for the service ends at once then. */
+  const stillRunning = () => {
+    if (!alive()) throw new Error(`the service on ${kind} exited (${child.exitCode ?? child.signalCode}) during a scenario: ${said()}`);
+  };
   /** A full garbage collection in the service, resolved once it says it is done; a service that exited fails it at once. */
   const collectGarbage = async () => {
     const done = collections + 1;
     child.kill('SIGUSR2');
     await until('a garbage collection in the service', () => {
       if (collections >= done) return true;
-      if (!alive()) throw new Error(`the service on ${kind} exited (${child.exitCode ?? child.signalCode}) during a scenario: ${said()}`);
+      stillRunning();
       return false;
     });
   };
@@ -115,7 +122,7 @@ async function startService(kind, env = {}) {
   };
   /** SIGTERM and the exit it leads to: its code (a service that does not stop is a hang, guarded like every wait). */
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    if (alive()) child.kill('SIGTERM');
     let code;
     void exited.then((c) => (code = c));
     try {
@@ -145,7 +152,7 @@ async function startService(kind, env = {}) {
     await stop();
     return { skipped: `/health says storage: ${health.json?.storage}` };
   }
-  return { port, pid: child.pid, logs, stop, collectGarbage, alive };
+  return { port, pid: child.pid, logs, stop, collectGarbage, alive, stillRunning };
 }
 
-module.exports = { startService, storesToRun, UsageError };
+module.exports = { COLLECTED, startService, storesToRun, UsageError };

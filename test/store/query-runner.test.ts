@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { OverloadedError, StorageUnavailableError } from '../../src/store/errors';
-import { prepared, queryRunner } from '../../src/store/postgres/pool';
+import { onClient, prepared, queryRunner } from '../../src/store/postgres/pool';
 import { WaitQueue } from '../../src/store/postgres/queue';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
@@ -142,5 +142,47 @@ describe('queryRunner.commit (a write that is its own transaction)', () => {
     });
     await expect(queryRunner(pool, queue()).commit(write, [1], Date.now() + 1000, 2000)).rejects.toBe(refusal);
     expect(released).toEqual([undefined]);
+  });
+});
+
+describe('onClient (a connection checked out for some work, then given back)', () => {
+  /** A pool of one connection that records how each checkout was given back: `reused`, or `destroyed` with what. */
+  function onePool() {
+    const returns: string[] = [];
+    const client = {
+      on: () => client,
+      off: () => client,
+      release: (destroy?: unknown) => returns.push(destroy ? 'destroyed' : 'reused'),
+    };
+    return { pool: { connect: async () => client } as unknown as Pool, returns };
+  }
+
+  it('when the work succeeds, then the connection is reused', async () => {
+    const { pool, returns } = onePool();
+    await expect(onClient(pool, async () => 'done', () => false)).resolves.toBe('done');
+    expect(returns).toEqual(['reused']);
+  });
+
+  it('when the work fails with the connection in a known state, then it is reused and the failure is the answer', async () => {
+    const { pool, returns } = onePool();
+    const failure = new Error('refused');
+    await expect(onClient(pool, async () => Promise.reject(failure), () => true)).rejects.toBe(failure);
+    expect(returns).toEqual(['reused']);
+  });
+
+  it('when the work fails and its state is unknown, or the check of its state fails itself, then it is destroyed and the work\'s failure is the answer', async () => {
+    const { pool, returns } = onePool();
+    const failure = new Error('no answer');
+    await expect(onClient(pool, async () => Promise.reject(failure), () => false)).rejects.toBe(failure);
+    await expect(
+      onClient(
+        pool,
+        async () => Promise.reject(failure),
+        () => {
+          throw new Error('the rollback failed');
+        },
+      ),
+    ).rejects.toBe(failure);
+    expect(returns).toEqual(['destroyed', 'destroyed']);
   });
 });

@@ -189,7 +189,11 @@ export async function onClient<T>(
     client.release();
     return result;
   } catch (err) {
-    if (await reusable(client, err)) {
+    // A `reusable` that fails itself (a rollback's own error) leaves the connection's state unknown: destroyed.
+    const reuse = await Promise.resolve()
+      .then(() => reusable(client, err))
+      .catch(() => false);
+    if (reuse) {
       client.off('error', ignore);
       client.release();
     } else {

@@ -8,8 +8,8 @@ export interface RecordWriteRunner {
   /** The record's read, and when it was sent (`Date.now()` time). */
   read(statement: Compiled, values: unknown[]): Promise<{ rows: unknown[][]; sentAt: number }>;
   /**
-   * The write: sent only before `deadline` (`Date.now()` time; the runner checks as the statement's turn comes, after
-   * any wait for a connection), its answer awaited until `graceMs` after it.
+   * The write: sent only before `deadline` (`Date.now()` time; the runner checks as the statement's turn in its queue
+   * comes, before it takes a connection), its answer awaited until `graceMs` after it.
    */
   write(statement: Compiled, values: unknown[], deadline: number, graceMs: number): Promise<unknown[][]>;
 }
