@@ -11,10 +11,10 @@ const os = require('node:os');
 const path = require('node:path');
 const { byConcern } = require('./lib/concerns');
 const { ensureInstalled } = require('./lib/install');
-const { runLoad } = require('./lib/measure');
+const { profileWorkload } = require('./lib/profile');
 const { seedFile } = require('./lib/seed');
-const { newestFile, pinning, startServer } = require('./lib/servers');
-const { WORKLOADS, requestFor } = require('./lib/workloads');
+const { pinning } = require('./lib/servers');
+const { WORKLOADS } = require('./lib/workloads');
 
 function parse(argv) {
   const flags = Object.fromEntries(argv.filter((a) => a.startsWith('--')).map((a) => a.slice(2).split(/=(.*)/s).slice(0, 2)));
@@ -33,21 +33,8 @@ function parse(argv) {
 
 /** One profiled run of `kind` under workload `w`: µs per request by concern, and the requests answered. */
 async function profileOnce(w, kind, { tmp, seconds, cpus }) {
-  const dir = mkdtempSync(path.join(tmp, `${kind}-${w.id}-`));
-  const started = Date.now();
-  const server = await startServer(kind, { seedFile: seedFile(tmp, w.subject.seed), cpu: cpus?.server, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
-  let skipMs = 0;
-  let result;
-  try {
-    await runLoad({ url: server.url, request: requestFor(w, kind), connections: 16, duration: 2, cpu: cpus?.load });
-    skipMs = Date.now() - started;
-    result = await runLoad({ url: server.url, request: requestFor(w, kind), connections: 16, duration: seconds, cpu: cpus?.load });
-  } finally {
-    await server.stop();
-  }
-  const file = newestFile(dir, '.cpuprofile');
-  if (!file) throw new Error(`no .cpuprofile written in ${dir}`);
-  return { requests: result.total, us: byConcern(JSON.parse(readFileSync(file, 'utf8')), { skipMs, requests: result.total }) };
+  const p = await profileWorkload(w, { tmp, seedFile: seedFile(tmp, w.subject.seed), cpus, connections: 16, seconds, warmup: 2, kind });
+  return { requests: p.requests, us: byConcern(p.profile, { skipMs: p.skipMs, untilMs: p.untilMs, requests: p.requests }) };
 }
 
 async function main() {

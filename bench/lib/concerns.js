@@ -3,16 +3,17 @@
 // rather than by package: the rows of docs/maintainers/design.md, "Where the time goes against the peers". Each
 // sample goes to the concern of the innermost frame on its stack that has one; a sample with none goes to Node's HTTP
 // core when a Node frame is on its stack, else to `other`. Idle samples are left out.
+const { eachSample } = require('./cpuprofile');
 
 /** [concern, test of a frame]: the first that matches a frame names its concern. */
 const RULES = [
   ['GC', (f) => f.functionName === '(garbage collector)'],
   ['V8 (program)', (f) => f.functionName === '(program)'],
   ['logging', (f) => /\/(pino|sonic-boom|pino-std-serializers|thread-stream)\//.test(f.url) || /\/dist\/src\/logger\.js$/.test(f.url) || f.functionName === 'logRequest'],
-  // A native write's frame has no url: the socket write is whichever Node stream frame called it.
-  ['socket write', (f) => f.url === '' && /^(writev|writeUtf8String|writeLatin1String|writeBuffer|writeString)$/.test(f.functionName)],
+  // A native call (`writev`, fs's `writeString`) has no url and no concern: it counts under its caller's (the socket's
+  // write from Node's stream frames, the log's from sonic-boom's).
   ['socket write', (f) => f.url === 'node:internal/stream_base_commons'],
-  ['response headers', (f) => f.url === 'node:_http_outgoing' && /^(setHeader|appendHeader|getHeader|removeHeader|_storeHeader|processHeader|_implicitHeader)$/.test(f.functionName)],
+  ['response headers', (f) => f.url === 'node:_http_outgoing' && /^(setHeader|appendHeader|getHeader|removeHeader|_storeHeader|processHeader)$/.test(f.functionName)],
   ['response headers', (f) => (f.url === 'node:_http_server' && f.functionName === 'writeHead') || (f.url === 'node:_http_common' && /^check/.test(f.functionName))],
   // Node's checks of header names and values, as compiled regular expressions.
   ['response headers', (f) => f.url === '' && /^RegExp: (\[\^\\t\\x20|\^\[\\\^_)/.test(f.functionName)],
@@ -30,7 +31,9 @@ const RULES = [
   // graphql-jit's compiled functions have no url and names like Query__fieldbooksMapHandler.
   ['GraphQL execution', (f) => /\/(graphql-jit|graphql)\//.test(f.url) || /\/dist\/src\/graphql\//.test(f.url) || (f.url === '' && f.functionName.includes('__'))],
   ['store', (f) => /\/dist\/src\/(store\/|kept-in-order\.js$)/.test(f.url) || /\/(better-sqlite3|kysely)\//.test(f.url) || /\/bench\/servers\/data\.js$/.test(f.url)],
-  // A peer's own hooks (bench/servers/): its request id, its log line, its fixed headers.
+  // A peer's own code (bench/servers/): its GraphQL resolvers, its REST handlers, and its hooks (request id, fixed headers).
+  ['GraphQL execution', (f) => /\/bench\/servers\/graphql-peer\.js$/.test(f.url)],
+  ['REST handler, ETag', (f) => /\/bench\/servers\/fastify-openapi-glue\.js$/.test(f.url)],
   ['routing, phases, framework', (f) => /\/bench\/servers\/[^/]+\.js$/.test(f.url)],
   ['REST handler, ETag', (f) => /\/dist\/src\/rest\//.test(f.url)],
   ['answer writing', (f) => /\/dist\/src\/http\/(send|json-stream|chunk-writer|write-turns)\.js$/.test(f.url)],
@@ -48,25 +51,19 @@ function concernOf(frame) {
 }
 
 /**
- * Microseconds per request by concern, over the samples after the first `skipMs` of the profile (start-up and
- * warm-up), for `requests` requests answered in that time.
+ * Microseconds per request by concern, over the samples from `skipMs` to `untilMs` after the profile began (the
+ * window the load was measured in), for `requests` requests answered in it.
  */
-function byConcern(profile, { skipMs = 0, requests }) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map();
-  for (const n of profile.nodes) for (const c of n.children || []) parent.set(c, n.id);
+function byConcern(profile, { skipMs = 0, untilMs = Infinity, requests }) {
   const sums = {};
-  let elapsed = 0;
-  profile.samples.forEach((id, i) => {
-    elapsed += profile.timeDeltas[i];
-    const dt = profile.timeDeltas[i + 1] ?? 0; // time until the next sample belongs to this one
-    if (elapsed < skipMs * 1000 || byId.get(id).callFrame.functionName === '(idle)') return;
+  eachSample(profile, { skipMs, untilMs }, (stack, dt) => {
+    if (stack[0].callFrame.functionName === '(idle)') return;
     let concern;
     let nodeFrame = false;
-    for (let cur = id; cur !== undefined && concern === undefined; cur = parent.get(cur)) {
-      const frame = byId.get(cur).callFrame;
-      concern = concernOf(frame);
-      nodeFrame ||= frame.url.startsWith('node:');
+    for (const { callFrame } of stack) {
+      concern = concernOf(callFrame);
+      if (concern !== undefined) break;
+      nodeFrame ||= callFrame.url.startsWith('node:');
     }
     concern ??= nodeFrame ? NODE_CORE : 'other';
     sums[concern] = (sums[concern] ?? 0) + dt;

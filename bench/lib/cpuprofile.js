@@ -15,24 +15,35 @@ function area(url, functionName) {
   return file.startsWith(ROOT) ? path.relative(ROOT, file) : file.split('/').slice(-2).join('/');
 }
 
-/** `skipMs`: samples in the first skipMs of the profile (start-up, warm-up) are left out. */
-function summarise(profile, top = 25, skipMs = 0) {
+/**
+ * Calls `each(stack, dt)` for every sample taken from `skipMs` to `untilMs` after the profile began (start-up and
+ * warm-up before, shutdown after, left out): `stack` its frames' nodes from the innermost out, `dt` the µs until the
+ * next sample, which this one stands for.
+ */
+function eachSample(profile, { skipMs = 0, untilMs = Infinity }, each) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children || []) parent.set(c, n.id);
+  let elapsed = 0;
+  profile.samples.forEach((id, i) => {
+    elapsed += profile.timeDeltas[i];
+    if (elapsed < skipMs * 1000 || elapsed > untilMs * 1000) return;
+    const stack = [];
+    for (let cur = id; cur !== undefined; cur = parent.get(cur)) stack.push(byId.get(cur));
+    each(stack, profile.timeDeltas[i + 1] ?? 0);
+  });
+}
+
+/** `skipMs`: samples in the first skipMs of the profile (start-up, warm-up) are left out. */
+function summarise(profile, top = 25, skipMs = 0) {
   const self = new Map();
   const areaSelf = new Map();
   const areaIncl = new Map();
   let total = 0;
   let idle = 0;
   const add = (map, key, v) => map.set(key, (map.get(key) || 0) + v);
-  let elapsed = 0;
-  profile.samples.forEach((id, i) => {
-    elapsed += profile.timeDeltas[i];
-    const dt = profile.timeDeltas[i + 1] ?? 0; // time until the next sample belongs to this one
-    if (elapsed < skipMs * 1000) return;
-    const node = byId.get(id);
-    const { functionName, url, lineNumber } = node.callFrame;
+  eachSample(profile, { skipMs }, (stack, dt) => {
+    const { functionName, url, lineNumber } = stack[0].callFrame;
     if (functionName === '(idle)') {
       idle += dt;
       return;
@@ -42,12 +53,11 @@ function summarise(profile, top = 25, skipMs = 0) {
     add(self, `${functionName || '(anonymous)'} ${a}:${lineNumber + 1}`, dt);
     add(areaSelf, a, dt);
     const seen = new Set();
-    for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
-      const f = byId.get(cur).callFrame;
+    for (const { callFrame: f } of stack) {
       if (f.functionName === '(root)') continue;
       seen.add(area(f.url, f.functionName));
     }
-    for (const s of seen) add(areaIncl, s, dt);
+    for (const a2 of seen) add(areaIncl, a2, dt);
   });
   const rank = (map) => [...map.entries()].sort((x, y) => y[1] - x[1]).slice(0, top).map(([name, us]) => ({ name, ms: us / 1000, share: us / total }));
   return { busyMs: total / 1000, idleMs: idle / 1000, functions: rank(self), areasSelf: rank(areaSelf), areasInclusive: rank(areaIncl) };
@@ -64,4 +74,4 @@ function formatSummary(s, top = 15) {
   return lines.join('\n');
 }
 
-module.exports = { summarise, formatSummary };
+module.exports = { eachSample, summarise, formatSummary };

@@ -52,6 +52,16 @@ describe('the concern of a sample', () => {
     });
   });
 
+  it('when the innermost frame is a native write, then it counts under its caller: the log\'s write is logging, the socket\'s the socket write', () => {
+    const sonic = frame('write', 'file:///app/node_modules/sonic-boom/index.js');
+    const fsWrite = frame('writeSync', 'node:fs');
+    const streams = frame('writevGeneric', 'node:internal/stream_base_commons');
+    expect(byConcern(profileOf([[SERVER, PINO, sonic, fsWrite, frame('writeString')], [SERVER, streams, frame('writev')]]), { requests: 1 })).toEqual({
+      logging: 10,
+      'socket write': 10,
+    });
+  });
+
   it('when no frame on its stack has a concern and none is Node\'s, then it is other', () => {
     expect(byConcern(profileOf([[frame('main', 'file:///elsewhere/tool.js')]]), { requests: 1 })).toEqual({ other: 10 });
   });
@@ -60,6 +70,12 @@ describe('the concern of a sample', () => {
     const stacks = [[SERVER, PINO], [SERVER, PINO], [frame('(idle)')], [SERVER, PINO], [SERVER, PINO]];
     // Sample times: 10, 20, 30, 40 and 50 µs; skipping 0.025 ms leaves out the first two.
     expect(byConcern(profileOf(stacks), { skipMs: 0.025, requests: 2 })).toEqual({ logging: 10 });
+  });
+
+  it('when samples come after the window the load was measured in (the server\'s shutdown), then they are left out', () => {
+    const stacks = [[SERVER, PINO], [SERVER, EXPRESS], [SERVER, EXPRESS]];
+    // Sample times: 10, 20 and 30 µs; the window ends at 0.015 ms.
+    expect(byConcern(profileOf(stacks), { untilMs: 0.015, requests: 1 })).toEqual({ logging: 10 });
   });
 });
 
