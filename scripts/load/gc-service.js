@@ -4,7 +4,7 @@
 // the service still holds when it chooses to, instead of waiting for V8 to collect at its own pace (which depends on
 // how busy the machine is). Test tooling only: the service itself never collects by hand.
 const path = require('node:path');
-const { COLLECTED } = require('./service');
+const { COLLECTED } = require('./collected');
 
 process.on('SIGUSR2', () => {
   // Twice, a turn apart: what the first collection's finalizers release (Buffers' memory) goes in the second.

@@ -125,16 +125,21 @@ async function graphqlNonReaders({ service, port, pid, settings, books }) {
   ];
 }
 
+/** How long one reading of /metrics may take; one that takes longer counts as no answer, so the wait's hang guard still applies. */
+const METRICS_READ_MS = 5000;
+
 /** GraphQL requests the service has answered so far, by its /metrics (`http_requests_total` of the graphql route). */
 async function graphqlAnswered(port) {
   const res = await new Promise((resolve) => {
-    require('node:http')
-      .get({ host: '127.0.0.1', port, path: '/metrics', agent: false }, (r) => {
+    const req = require('node:http')
+      .get({ host: '127.0.0.1', port, path: '/metrics', agent: false, timeout: METRICS_READ_MS }, (r) => {
         let text = '';
         r.setEncoding('utf8');
         r.on('data', (d) => (text += d));
         r.on('end', () => resolve(text));
+        r.on('error', () => resolve(''));
       })
+      .on('timeout', () => req.destroy(new Error('no answer from /metrics')))
       .on('error', () => resolve(''));
   });
   let total = 0;

@@ -4,6 +4,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { COLLECTED } = require('./collected');
 const { call, freePort, sleep, until } = require('./http');
 
 const root = path.resolve(__dirname, '..', '..');
@@ -24,9 +25,6 @@ async function admin(sql) {
 }
 
 let databases = 0;
-
-/** The line the service under test (gc-service.js) writes to stderr once a garbage collection asked for is done. */
-const COLLECTED = 'load-test: garbage collected';
 
 /** A setting of the load test that cannot work: reported in one line, without a stack. */
 class UsageError extends Error {}
@@ -94,8 +92,12 @@ async function startService(kind, env = {}) {
   child.once('exit', () => process.off('exit', killOnExit));
   let stderr = '';
   let collections = 0;
+  // Counted on whole lines: a line may come in two chunks (the unfinished end of one waits for the next).
+  let unfinished = '';
   child.stderr.on('data', (d) => {
-    collections += String(d).split(COLLECTED).length - 1;
+    const lines = (unfinished + d).split('\n');
+    unfinished = lines.pop();
+    collections += lines.filter((line) => line === COLLECTED).length;
     stderr = (stderr + d).slice(-4000);
   });
   const alive = () => child.exitCode === null && child.signalCode === null;
@@ -155,4 +157,4 @@ async function startService(kind, env = {}) {
   return { port, pid: child.pid, logs, stop, collectGarbage, alive, stillRunning };
 }
 
-module.exports = { COLLECTED, startService, storesToRun, UsageError };
+module.exports = { startService, storesToRun, UsageError };
