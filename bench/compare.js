@@ -14,12 +14,13 @@ const os = require('node:os');
 const path = require('node:path');
 const { removeWorktrees } = require('./lib/builds');
 const { compareBuilds } = require('./lib/compare');
+const { flagsOf } = require('./lib/flags');
 const { ensureInstalled } = require('./lib/install');
 const { pinning } = require('./lib/servers');
 
 function parse(argv) {
   const positional = argv.filter((a) => !a.startsWith('--'));
-  const flags = Object.fromEntries(argv.filter((a) => a.startsWith('--')).map((a) => a.slice(2).split(/=(.*)/s).slice(0, 2)));
+  const flags = flagsOf(argv);
   if (positional.length !== 2 || 'help' in flags) {
     console.log('usage: node bench/compare.js A B [--only=get-book,gql-nested] [--rounds=6] [--duration=5] [--env=NAME=VALUE,...]');
     process.exit(positional.length === 2 ? 0 : 2);

@@ -11,6 +11,7 @@ const { mkdtempSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { buildDist, removeWorktrees } = require('./lib/builds');
+const { flagsOf } = require('./lib/flags');
 const { seedFile } = require('./lib/seed');
 const { pinnedCommand, pinning } = require('./lib/servers');
 const { summary } = require('./lib/stats');
@@ -18,7 +19,7 @@ const { WORKLOADS } = require('./lib/workloads');
 
 function parse(argv) {
   const positional = argv.filter((a) => !a.startsWith('--'));
-  const flags = Object.fromEntries(argv.filter((a) => a.startsWith('--')).map((a) => a.slice(2).split(/=(.*)/s).slice(0, 2)));
+  const flags = flagsOf(argv);
   if (positional.length !== 2 || 'help' in flags) {
     console.log('usage: node bench/execution.js A B [--only=gql-nested,gql-books] [--rounds=8] [--json]');
     process.exit(positional.length === 2 ? 0 : 2);

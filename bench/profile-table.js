@@ -10,6 +10,7 @@ const { mkdtempSync, readFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { byConcern } = require('./lib/concerns');
+const { flagsOf } = require('./lib/flags');
 const { ensureInstalled } = require('./lib/install');
 const { profileWorkload } = require('./lib/profile');
 const { seedFile } = require('./lib/seed');
@@ -17,7 +18,7 @@ const { pinning } = require('./lib/servers');
 const { WORKLOADS } = require('./lib/workloads');
 
 function parse(argv) {
-  const flags = Object.fromEntries(argv.filter((a) => a.startsWith('--')).map((a) => a.slice(2).split(/=(.*)/s).slice(0, 2)));
+  const flags = flagsOf(argv);
   if ('help' in flags) {
     const lines = readFileSync(__filename, 'utf8').split('\n').slice(1);
     console.log(lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
@@ -31,9 +32,9 @@ function parse(argv) {
   };
 }
 
-/** One profiled run of `kind` under workload `w`: µs per request by concern, and the requests answered. */
-async function profileOnce(w, kind, { tmp, seconds, cpus }) {
-  const p = await profileWorkload(w, { tmp, seedFile: seedFile(tmp, w.subject.seed), cpus, connections: 16, seconds, warmup: 2, kind });
+/** One profiled run of `kind` under workload `w` (seeded from `seed`): µs per request by concern, and the requests answered. */
+async function profileOnce(w, kind, seed, { tmp, seconds, cpus }) {
+  const p = await profileWorkload(w, { tmp, seedFile: seed, cpus, connections: 16, seconds, warmup: 2, kind });
   return { requests: p.requests, us: byConcern(p.profile, { skipMs: p.skipMs, untilMs: p.untilMs, requests: p.requests }) };
 }
 
@@ -47,12 +48,14 @@ async function main() {
     const w = WORKLOADS.find((x) => x.id === id);
     if (!w) throw new Error(`no workload ${id}`);
     const peer = w.graphql ? o.peers.graphql : o.peers.rest;
-    columns.push({ w, kind: 'service', runs: [] }, { w, kind: peer, runs: [] });
+    // One seed file per workload, written once: the service and its peer start from the same one in every round.
+    const seed = seedFile(tmp, w.subject.seed);
+    columns.push({ w, kind: 'service', seed, runs: [] }, { w, kind: peer, seed, runs: [] });
   }
   for (let round = 1; round <= o.rounds; round += 1) {
     for (const column of columns) {
       console.error(`round ${round}: ${column.w.id} on ${column.kind}`);
-      column.runs.push(await profileOnce(column.w, column.kind, { tmp, seconds: o.seconds, cpus }));
+      column.runs.push(await profileOnce(column.w, column.kind, column.seed, { tmp, seconds: o.seconds, cpus }));
     }
   }
   const concerns = [...new Set(columns.flatMap((c) => c.runs.flatMap((r) => Object.keys(r.us))))];

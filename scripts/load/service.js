@@ -143,7 +143,7 @@ async function startService(kind, env = {}) {
   for (;;) {
     health = await call(undefined, port, 'GET', '/health');
     if (health.status === 200) break;
-    if (child.exitCode !== null) {
+    if (!alive()) {
       await stop();
       if (/STORE must be one of/.test(stderr)) return { skipped: stderr.trim().split('\n').pop() };
       throw new Error(`the service on ${kind} did not start: ${stderr.trim() || `/health answered ${health.status}`}`);
