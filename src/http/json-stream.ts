@@ -19,6 +19,8 @@ export interface StreamOptions {
   head?: boolean;
   /** The answer's own headers (its ETag); the writer sets Content-Type and Content-Length (./head.ts). */
   headers?: AnswerHeaders;
+  /** The JSON text of a list written whole (the same text as `JSON.stringify`, which it is without this). */
+  whole?: (items: readonly unknown[]) => string;
 }
 
 /** A list of at most this many items and no `rest` is written whole, with Content-Length. */
@@ -51,7 +53,7 @@ export function writeJsonList<T>(res: ServerResponse, status: number, list: Json
   const { checkItem } = options;
   if (!list.rest && list.items.length <= WHOLE_ITEMS) {
     if (checkItem) for (const item of list.items) checkItem(item);
-    return sendText(res, status, JSON_TYPE, JSON.stringify(list.items), options.headers);
+    return sendText(res, status, JSON_TYPE, options.whole ? options.whole(list.items) : JSON.stringify(list.items), options.headers);
   }
   // From here nothing keeps `list`: its batches go one at a time (this function is not async, because a
   // suspended async function keeps its arguments, and with them the first batch, until the last byte).

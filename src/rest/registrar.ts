@@ -52,8 +52,9 @@ export interface WriteOptions {
  * match (the validator's copies are already coerced: `1e0` would pass as 1).
  *
  * Answers are written in the write phase, each body serialised once: a record's JSON text is also what its ETag
- * hashes; a list (a ListBody, as the store reads it) is written batch by batch (src/http/json-stream.ts),
- * tagged from its collection's version without serialising it first. Conditional requests (below, after the
+ * hashes, and what a short list that holds it is joined from (taggedMemo); a list (a ListBody, as the store reads
+ * it) is written batch by batch (src/http/json-stream.ts), tagged from its collection's version without
+ * serialising it first. Conditional requests (below, after the
  * phases) live here too, for every operation whose spec declares them: 304/412 for a GET, and the write
  * precondition handed to the handler.
  */
@@ -71,7 +72,8 @@ export function restPhases(routes: RouteTable, handlers: Handlers, ctx: RestCont
     byRoute.set(route, byMethod);
   }
   // JSON text and entity tags of the records answered, kept while the records live (taggedMemo, below).
-  const tag = taggedMemo();
+  const json = taggedMemo();
+  const tag = json.tag;
   /** The request's operation, bound (the dispatch phase has answered unknown paths and methods). */
   const boundOf = (state: RequestState): Bound => byRoute.get(state.match!.route)!.get(state.operation!.method)!;
 
@@ -106,7 +108,7 @@ export function restPhases(routes: RouteTable, handlers: Handlers, ctx: RestCont
   const write: Phase = (state, next) => {
     const bound = boundOf(state);
     const pre = bound.op.conditional && bound.op.method === 'GET' ? preconditionsOf(state.req) : undefined;
-    const answer: Answer = { res: state.res, bound, pre, head: state.match!.head === true, tag, options };
+    const answer: Answer = { res: state.res, bound, pre, head: state.match!.head === true, json, options };
     const outcome = state.outcome!;
     state.outcome = undefined;
     const written = writeResult(answer, outcome);
@@ -185,12 +187,12 @@ interface Answer {
   bound: Bound;
   pre: Preconditions | undefined;
   head: boolean;
-  tag: Tagger;
+  json: RecordJson;
   options: WriteOptions;
 }
 
 /** Writes the answer (a list's writing goes on after this returns: the promise says when it has ended). */
-function writeResult({ res, bound, pre, head, tag, options }: Answer, result: AnyResult): Promise<void> | void {
+function writeResult({ res, bound, pre, head, json: records, options }: Answer, result: AnyResult): Promise<void> | void {
   const { op, check } = bound;
   const { status, body } = result;
   const media = op.responseMedia[status];
@@ -201,13 +203,13 @@ function writeResult({ res, bound, pre, head, tag, options }: Answer, result: An
   if (isListBody(body)) {
     const etag = tagged ? listEtag(options.representation, op.operationId, body.result.version, body.query) : undefined;
     if (etag && answeredByPrecondition(res, op, pre, etag, headers)) return;
-    return writeJsonList(res, status, body.result, { head, turns: options.turns, checkItem: check?.item(status), headers: withHandlerHeaders(headers, result.headers) });
+    return writeJsonList(res, status, body.result, { head, turns: options.turns, checkItem: check?.item(status), headers: withHandlerHeaders(headers, result.headers), whole: records.list });
   }
   check?.body(status, body);
   if (body === undefined || !media) return sendEmpty(res, status, withHandlerHeaders(headers, result.headers));
   // Plain-text answers are one line, whatever a handler echoed back: the same rule as sendError's.
   if (media === 'text/plain') return sendText(res, status, TEXT_TYPE, oneLine(String(body)), withHandlerHeaders(headers, result.headers));
-  const json = tagged ? tag(body) : { text: JSON.stringify(body), etag: undefined };
+  const json = tagged ? records.tag(body) : { text: JSON.stringify(body), etag: undefined };
   if (json.etag && answeredByPrecondition(res, op, pre, json.etag, headers)) return;
   sendText(res, status, JSON_TYPE, json.text, withHandlerHeaders(headers, result.headers));
 }
@@ -288,20 +290,56 @@ export function tagged(body: unknown): TaggedJson {
   return { text, etag: etagOfText(text) };
 }
 
+/** What `taggedMemo` remembers of a record: its JSON text, and its tag once the record is answered alone. */
+interface Remembered {
+  text: string;
+  etag?: string;
+}
+
+/** The registrar's JSON of records: a body's text and tag, and a short list's text, each record serialised once (taggedMemo). */
+export interface RecordJson {
+  tag: Tagger;
+  /** The JSON text of a list: the same text as `JSON.stringify(items)`. */
+  list(items: readonly unknown[]): string;
+}
+
 /**
  * `tagged`, remembered for frozen flat records: the stores hand out their records frozen, with scalar
  * fields only, so such an object's JSON (and tag) can never change, and a record read again (the memory
  * store hands out the same object until it is written) is not serialised and hashed again. Anything
  * else (derived shapes, records with an object inside) is serialised anew each time. One memo per app
  * (the registrar's); its entries go with their records.
+ *
+ * A list written whole (src/http/json-stream.ts) is joined from its records' remembered texts, so a page read
+ * again (the stores' committed cache hands out the same records until a write) is not serialised again either;
+ * its records' tags are made only if one of them is answered alone. A list whose first item is no frozen flat
+ * record (a store that keeps nothing) is one `JSON.stringify`, as before.
  */
-export function taggedMemo(): Tagger {
-  const known = new WeakMap<object, TaggedJson>();
-  return (body) => {
-    if (!isFrozenFlatRecord(body)) return tagged(body);
-    let found = known.get(body);
-    if (found === undefined) known.set(body, (found = tagged(body)));
+export function taggedMemo(): RecordJson {
+  const known = new WeakMap<object, Remembered>();
+  /** A frozen flat record's entry (made on its first use), or undefined for any other value. */
+  const remembered = (value: unknown): Remembered | undefined => {
+    // A record found was frozen and flat when it was kept, and a frozen record cannot change since.
+    let found = typeof value === 'object' && value !== null ? known.get(value) : undefined;
+    if (found === undefined && isFrozenFlatRecord(value)) known.set(value, (found = { text: JSON.stringify(value) }));
     return found;
+  };
+  return {
+    tag: (body) => {
+      const found = remembered(body);
+      if (found === undefined) return tagged(body);
+      found.etag ??= etagOfText(found.text);
+      return found as TaggedJson;
+    },
+    list: (items) => {
+      if (items.length === 0 || !isFrozenFlatRecord(items[0])) return JSON.stringify(items);
+      let text = '[';
+      for (let i = 0; i < items.length; i++) {
+        // What JSON.stringify makes of an array's item: a value with no JSON (undefined, a function) is null.
+        text += (i === 0 ? '' : ',') + (remembered(items[i])?.text ?? JSON.stringify(items[i]) ?? 'null');
+      }
+      return `${text}]`;
+    },
   };
 }
 
