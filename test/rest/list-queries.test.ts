@@ -131,17 +131,20 @@ describe('offset pages keep the filters and sort in their links', () => {
 });
 
 describe('ETag of a list', () => {
-  it('when a page is read again, then it is the same text; once a book in it is changed or deleted, the page shows that', async () => {
+  it('when a page is read again, then it is the same text and tag; once a book in it is changed or deleted, the page and its tag show that', async () => {
     const { http } = makeApp();
     const first = await http.get('/books?limit=3&sort=-pages').expect(200);
     expect(ids(first)).toEqual([2, 5, 1]);
     const again = await http.get('/books?limit=3&sort=-pages').expect(200);
     expect(again.text).toBe(first.text);
     expect(again.text).toBe(JSON.stringify(first.body));
+    expect(again.headers.etag).toBe(first.headers.etag);
     await http.put('/books/5').send({ title: 'Beloved, revised', pages: 324 }).expect(200);
     const changed = await http.get('/books?limit=3&sort=-pages').expect(200);
     expect((changed.body as { title: string }[])[1].title).toBe('Beloved, revised');
     expect(changed.text).toBe(JSON.stringify(changed.body));
+    expect(changed.headers.etag).not.toBe(first.headers.etag);
+    await http.get('/books?limit=3&sort=-pages').set('If-None-Match', String(first.headers.etag)).expect(200);
     await http.delete('/books/2').expect(204);
     expect(ids(await http.get('/books?limit=3&sort=-pages').expect(200))).toEqual([5, 1, 3]);
   });
