@@ -72,8 +72,7 @@ export function restPhases(routes: RouteTable, handlers: Handlers, ctx: RestCont
     byRoute.set(route, byMethod);
   }
   // JSON text and entity tags of the records answered, kept while the records live (taggedMemo, below).
-  const json = taggedMemo();
-  const tag = json.tag;
+  const records = taggedMemo();
   /** The request's operation, bound (the dispatch phase has answered unknown paths and methods). */
   const boundOf = (state: RequestState): Bound => byRoute.get(state.match!.route)!.get(state.operation!.method)!;
 
@@ -84,7 +83,7 @@ export function restPhases(routes: RouteTable, handlers: Handlers, ctx: RestCont
     const key = op.idempotencyKey ? req.get(IDEMPOTENCY_KEY) : undefined;
     // A write's preconditions go to the handler (the store applies them); a read's are applied by the write phase.
     const pre = op.conditional && op.method !== 'GET' ? preconditionsOf(req) : undefined;
-    const input = toInput(req, match.route, match.params, op, pre, tag);
+    const input = toInput(req, match.route, match.params, op, pre, records.tag);
     // The service's own context, or a copy on the keyed operation's transaction store. The handler's own
     // promise is used as it is (Promise.resolve adds no step to a native promise).
     const run = (store: Store) => Promise.resolve(handler!(input, store === ctx.store ? ctx : { ...ctx, store }) as AnyResult | Promise<AnyResult>);
@@ -108,7 +107,7 @@ export function restPhases(routes: RouteTable, handlers: Handlers, ctx: RestCont
   const write: Phase = (state, next) => {
     const bound = boundOf(state);
     const pre = bound.op.conditional && bound.op.method === 'GET' ? preconditionsOf(state.req) : undefined;
-    const answer: Answer = { res: state.res, bound, pre, head: state.match!.head === true, json, options };
+    const answer: Answer = { res: state.res, bound, pre, head: state.match!.head === true, records, options };
     const outcome = state.outcome!;
     state.outcome = undefined;
     const written = writeResult(answer, outcome);
@@ -187,12 +186,12 @@ interface Answer {
   bound: Bound;
   pre: Preconditions | undefined;
   head: boolean;
-  json: RecordJson;
+  records: RecordJson;
   options: WriteOptions;
 }
 
 /** Writes the answer (a list's writing goes on after this returns: the promise says when it has ended). */
-function writeResult({ res, bound, pre, head, json: records, options }: Answer, result: AnyResult): Promise<void> | void {
+function writeResult({ res, bound, pre, head, records, options }: Answer, result: AnyResult): Promise<void> | void {
   const { op, check } = bound;
   const { status, body } = result;
   const media = op.responseMedia[status];
@@ -332,7 +331,7 @@ export function taggedMemo(): RecordJson {
       return found as TaggedJson;
     },
     list: (items) => {
-      if (items.length === 0 || !isFrozenFlatRecord(items[0])) return JSON.stringify(items);
+      if (items.length === 0 || remembered(items[0]) === undefined) return JSON.stringify(items);
       let text = '[';
       for (let i = 0; i < items.length; i++) {
         // What JSON.stringify makes of an array's item: a value with no JSON (undefined, a function) is null.
