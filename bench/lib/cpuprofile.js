@@ -34,15 +34,15 @@ function eachSample(profile, { skipMs = 0, untilMs = Infinity }, each) {
   });
 }
 
-/** `skipMs`: samples in the first skipMs of the profile (start-up, warm-up) are left out. */
-function summarise(profile, top = 25, skipMs = 0) {
+/** Over the samples from `skipMs` to `untilMs` after the profile began (start-up and warm-up before, shutdown after, left out). */
+function summarise(profile, top = 25, skipMs = 0, untilMs = Infinity) {
   const self = new Map();
   const areaSelf = new Map();
   const areaIncl = new Map();
   let total = 0;
   let idle = 0;
   const add = (map, key, v) => map.set(key, (map.get(key) || 0) + v);
-  eachSample(profile, { skipMs }, (stack, dt) => {
+  eachSample(profile, { skipMs, untilMs }, (stack, dt) => {
     const { functionName, url, lineNumber } = stack[0].callFrame;
     if (functionName === '(idle)') {
       idle += dt;

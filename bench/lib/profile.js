@@ -32,7 +32,7 @@ async function profileWorkload(workload, { tmp, seedFile, cpus, connections, sec
   const file = newestFile(dir, '.cpuprofile');
   if (!file) throw new Error(`no .cpuprofile written in ${dir}`);
   const profile = JSON.parse(readFileSync(file, 'utf8'));
-  return { file, profile, skipMs, untilMs, requests: measured.total, summary: summarise(profile, 30, skipMs) };
+  return { file, profile, skipMs, untilMs, requests: measured.total, summary: summarise(profile, 30, skipMs, untilMs) };
 }
 
 module.exports = { profileWorkload };

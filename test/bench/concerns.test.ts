@@ -1,4 +1,4 @@
-// Where a profile's time went, by concern (bench/lib/concerns.js), on a profile made up here: nothing is run or timed.
+// Where a profile's time went, by concern (bench/lib/concerns.js) and in its summary (bench/lib/cpuprofile.js), on a profile made up here: nothing is run or timed.
 const { byConcern, concernOf, NODE_CORE } = require('../../bench/lib/concerns');
 
 type Frame = { functionName: string; url: string };
@@ -98,5 +98,18 @@ describe('the concern of a frame', () => {
 
   it('when a frame is Node\'s own and none of the above, then it has no concern of its own', () => {
     expect(concernOf(frame('emit', 'node:events'))).toBeUndefined();
+  });
+});
+
+describe('the summary of a profile (bench/lib/cpuprofile.js), as BENCHMARKS.md prints it', () => {
+  const { summarise } = require('../../bench/lib/cpuprofile');
+
+  it('when a window is given, then only its samples count: those before it (start-up) and after it (shutdown) are left out', () => {
+    const stacks = [[SERVER, PINO], [SERVER, EXPRESS], [SERVER, EXPRESS], [SERVER, PINO]];
+    // Sample times: 10, 20, 30 and 40 µs; the window from 0.015 to 0.035 ms holds the two express samples.
+    const inWindow = summarise(profileOf(stacks), 5, 0.015, 0.035);
+    expect(inWindow.busyMs).toBeCloseTo(0.02);
+    expect(inWindow.functions.map((f: { name: string }) => f.name)).toEqual(['handle express:1']);
+    expect(summarise(profileOf(stacks), 5).busyMs).toBeCloseTo(0.04);
   });
 });
