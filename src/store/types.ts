@@ -126,6 +126,9 @@ export async function readAll<T>(page: ListResult<T>): Promise<T[]> {
 /**
  * One collection of records keyed by a service-assigned id (previous largest + 1, never reused, unique under
  * concurrent creates). Expected outcomes are return values: an unknown id is `undefined` / `false`, never a throw.
+ * A record handed out frozen (`Object.freeze`) is taken to stay as it is for as long as it lives: the REST layer
+ * remembers its JSON text and tag by the object (src/rest/registrar.ts, `taggedMemo`), so a store that freezes its
+ * records hands out a new object for a record once it has changed, as the stores on SQLite do (CommittedCache).
  */
 export interface Collection<T extends { id: number }> {
   /**
