@@ -331,11 +331,12 @@ export function taggedMemo(): RecordJson {
       return found as TaggedJson;
     },
     list: (items) => {
-      if (items.length === 0 || remembered(items[0]) === undefined) return JSON.stringify(items);
-      let text = '[';
-      for (let i = 0; i < items.length; i++) {
+      const first = items.length === 0 ? undefined : remembered(items[0]);
+      if (first === undefined) return JSON.stringify(items);
+      let text = '[' + first.text;
+      for (let i = 1; i < items.length; i++) {
         // What JSON.stringify makes of an array's item: a value with no JSON (undefined, a function) is null.
-        text += (i === 0 ? '' : ',') + (remembered(items[i])?.text ?? JSON.stringify(items[i]) ?? 'null');
+        text += ',' + (remembered(items[i])?.text ?? JSON.stringify(items[i]) ?? 'null');
       }
       return `${text}]`;
     },
