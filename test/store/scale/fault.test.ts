@@ -45,7 +45,9 @@ describePostgres(
       const until = async (check: () => boolean | Promise<boolean>) => {
         while (!(await check())) await sleep(50);
       };
-      await until(() => acknowledged.size > 0);
+      // The outage falls on a service that has acknowledged a number of writes (on a slow machine, the first few
+      // come slowly: counting them, not waiting a given time).
+      await until(() => acknowledged.size >= 10);
       const beforeStop = answers.length;
       control('stop');
       await until(() => answers.slice(beforeStop).some((a) => a.status === 503));
@@ -80,7 +82,6 @@ describePostgres(
       // "Nothing was stored" means it: no write answered so is in the store.
       const titles = new Set(stored.values());
       expect(refused.filter((a) => (a.body as { error: string }).error === NOTHING_STORED && titles.has(a.title))).toEqual([]);
-      expect(acknowledged.size).toBeGreaterThan(10);
     }, 180000);
   },
   ['TEST_DATABASE_URL', 'TEST_PG_CONTROL'],
