@@ -9,6 +9,7 @@ const path = require('node:path');
 const dist = path.join(__dirname, '..', '..', 'dist', 'src');
 /** The start-up steps that can be held: [module under dist/src, exported function]. */
 const STEPS = [
+  ['config.js', 'loadConfig'], // before the service says `starting` and loads the rest
   ['store/index.js', 'createStore'],
   ['app.js', 'createApp'],
   ['http/http-server.js', 'createHttpServer'],
