@@ -171,8 +171,11 @@ function createService() {
   return { start, restart, close, kill };
 }
 
-/** A type-checker child (`saved` or `all`, scripts/dev/typecheck.js); `changed(events, at)` hands it what the watcher saw. */
-function createTypeChecker(mode) {
+/**
+ * A type-checker child (`saved` or `all`, scripts/dev/typecheck.js); `changed(events, at, seq)` hands it what the
+ * watcher saw, `send` any other message; `onMessage` hears what it says.
+ */
+function createTypeChecker(mode, onMessage = () => undefined) {
   const child = fork(path.join(__dirname, 'dev', 'typecheck.js'), [root, outDir, mode], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -184,11 +187,14 @@ function createTypeChecker(mode) {
   } catch {
     // not allowed here: same priority then
   }
+  child.on('message', onMessage);
   child.on('exit', (code, signal) => {
     if (!child.closing) say(red(`the type-checker stopped (${signal ?? `exit code ${code}`}); restart npm run dev to get type errors again`));
+    onMessage({ gone: true });
   });
   return {
-    changed: (events, at) => child.connected && child.send({ events, at }),
+    changed: (events, at, seq) => child.connected && child.send({ events, at, seq }),
+    send: (message) => child.connected && child.send(message),
     close: () => {
       child.closing = true;
       child.kill();
@@ -326,9 +332,16 @@ async function main() {
   if (broken.size) reportBroken();
 
   const service = createService();
-  const checkers = [createTypeChecker('saved'), createTypeChecker('all')];
+  // The whole project's line refers to the saved files' errors "above": the `saved` checker tells when it has
+  // printed them (the changes it has shown, by number), and the `all` checker prints its line after that.
+  const all = createTypeChecker('all');
+  const checkers = [createTypeChecker('saved', (message) => all.send(message.gone ? { shown: Number.MAX_SAFE_INTEGER } : message)), all];
+  let changes = 0;
   const types = {
-    changed: (events, at) => checkers.forEach((checker) => checker.changed(events, at)),
+    changed: (events, at) => {
+      changes += 1;
+      checkers.forEach((checker) => checker.changed(events, at, changes));
+    },
     close: () => checkers.forEach((checker) => checker.close()),
   };
   process.on('exit', () => {

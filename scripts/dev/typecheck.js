@@ -6,6 +6,8 @@
 //          affects, which takes longer when many import the saved file), and prints `ok`, or the count of the
 //          errors the saved files' check did not show, by file (one line: `npm run typecheck` lists them). A type
 //          change shows its errors where it was made first, not a wall of its consequences across src/ and test/.
+//          After a save of TypeScript files, that line waits until the `saved` checker has printed their errors
+//          (it says so through the parent), so it always comes below them.
 //          Its state is kept in <outDir>/typecheck.tsbuildinfo for the next `npm run dev`.
 // Neither watches the disk: the parent's watcher sends each change (`{ events: [{ type, path }], at }`) and
 // this process calls the callbacks TypeScript registered for that path.
@@ -40,6 +42,14 @@ const system = {
 };
 
 let changedAt;
+/** The number of the latest change the parent sent (it numbers them). */
+let latest = 0;
+/** Mode `all`: the latest change whose saved files' errors the `saved` checker has printed (the parent relays it). */
+let shown = 0;
+/** Mode `all`: a summary waiting for the saved files' errors to be printed first: `{ change, print, timer }`. */
+let waiting;
+/** Mode `all`: how long a summary waits for them at most (a `saved` check that never comes: the same text saved again). */
+const WAIT_FOR_SAVED_MS = 5000;
 /** Set by each change the parent sends: a check of the whole project under way pauses between two files (checkAll). */
 let changedSince = false;
 /** TypeScript files saved since the last check (mode `saved`: to check; mode `all`: whose errors were shown). */
@@ -80,6 +90,23 @@ function checkSaved(builder) {
   }
   lastSaved = [];
   changedAt = undefined;
+  process.send?.({ shown: latest });
+}
+
+/** Mode `all`: prints now, or once the saved files' errors of `change` are printed when `afterSaved`. */
+function printAfterSaved(change, afterSaved, print) {
+  if (waiting) clearTimeout(waiting.timer);
+  waiting = undefined;
+  if (!afterSaved || shown >= change) return print();
+  waiting = { change, print, timer: setTimeout(() => flushWaiting(Number.MAX_SAFE_INTEGER), WAIT_FOR_SAVED_MS) };
+}
+
+function flushWaiting(upTo) {
+  if (!waiting || upTo < waiting.change) return;
+  const { print, timer } = waiting;
+  clearTimeout(timer);
+  waiting = undefined;
+  print();
 }
 
 /** Programs TypeScript has built (mode `all`): a check goes on only while its program is the newest. */
@@ -93,6 +120,7 @@ let programs = 0;
  */
 function checkAll(builder) {
   const program = ++programs;
+  const change = latest;
   changedSince = false;
   const step = () => {
     if (program !== programs) return;
@@ -105,12 +133,12 @@ function checkAll(builder) {
     while (builder.getSemanticDiagnosticsOfNextAffectedFile()) {
       if (Date.now() > deadline) return setImmediate(step);
     }
-    summary(builder);
+    summary(builder, change);
   };
   step();
 }
 
-function summary(builder) {
+function summary(builder, change) {
   const program = builder.getProgram();
   const errors = errorsOf([
     ...builder.getConfigFileParsingDiagnostics(),
@@ -124,11 +152,12 @@ function summary(builder) {
   changedAt = undefined;
   const saved = new Set(lastSaved);
   lastSaved = [];
-  if (!errors.length) return say(green(`ok: ${program.getRootFileNames().length} files${took}`));
+  const show = (line) => printAfterSaved(change, saved.size > 0, () => say(line));
+  if (!errors.length) return show(green(`ok: ${program.getRootFileNames().length} files${took}`));
   // The saved files' errors were printed by the other checker, at once: the rest is counted, by file.
   const rest = errors.filter((d) => !d.file || !saved.has(normalize(d.file.fileName)));
   const plural = (n) => `${n} type error${n === 1 ? '' : 's'}`;
-  if (!rest.length) return say(red(`${plural(errors.length)} in the project, all in the saved file${saved.size > 1 ? 's' : ''} (above)${took}`));
+  if (!rest.length) return show(red(`${plural(errors.length)} in the project, all in the saved file${saved.size > 1 ? 's' : ''} (above)${took}`));
   const byFile = new Map();
   for (const d of rest) {
     const name = d.file ? path.relative(root, d.file.fileName) : '(the configuration)';
@@ -137,7 +166,7 @@ function summary(builder) {
   const files = [...byFile].map(([name, n]) => `${name} (${n})`);
   const listed = files.length > 5 ? `${files.slice(0, 5).join(', ')} and ${files.length - 5} more files` : files.join(', ');
   const what = rest.length < errors.length ? `${rest.length} more type error${rest.length === 1 ? '' : 's'} in the project` : `${plural(errors.length)} in the project`;
-  say(red(`${what}${took}: ${listed}; npm run typecheck prints them`));
+  show(red(`${what}${took}: ${listed}; npm run typecheck prints them`));
 }
 
 const host = ts.createWatchCompilerHost(
@@ -170,7 +199,12 @@ function dispatch({ type, path: file }) {
 }
 
 process.on('message', (message) => {
+  if (typeof message?.shown === 'number') {
+    shown = Math.max(shown, message.shown);
+    return flushWaiting(shown);
+  }
   if (!message || !Array.isArray(message.events)) return;
+  latest = message.seq ?? latest;
   let seen = false;
   for (const event of message.events) seen = dispatch(event) || seen;
   if (!seen) return;

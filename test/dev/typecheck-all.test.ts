@@ -58,3 +58,37 @@ it('ends the check of a change with its line when the same text is reported chan
   }
   expect(output.split('\n').filter((line) => line.startsWith('[types]'))[1]).toMatch(/^\[types\] 1 type error in the project/);
 }, 3 * WAIT_MS);
+
+it('prints its line for a save only once the other checker has printed the saved file\'s errors (they are "above")', async () => {
+  checker?.kill();
+  output = '';
+  checker = fork(path.join(dir, 'scripts/dev/typecheck.js'), [dir, path.join(dir, 'dist/dev'), 'all'], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  checker.stdout!.on('data', (chunk) => (output += chunk));
+  await typesLines(1);
+
+  // scripts/dev.js numbers the changes it sends, and relays `{ shown: n }` from the `saved` checker once that one
+  // has printed the errors of the files saved up to change n.
+  const leaf = path.join(dir, 'src/rest/handlers/meta.ts');
+  const original = readFileSync(leaf, 'utf8');
+  const send = (message: object) => checker!.connected && checker!.send(message);
+  const saveLeaf = (text: string, seq: number) => {
+    writeFileSync(leaf, text);
+    send({ events: [{ type: 'update', path: leaf }], at: Date.now(), seq });
+  };
+
+  // Change 1, already shown: its line comes as soon as its check ends; how long that takes on this machine.
+  const started = Date.now();
+  send({ shown: 1 });
+  saveLeaf(`${original}\nexport const first: number = 'not a number';\n`, 1);
+  await typesLines(2);
+  const checkMs = Date.now() - started;
+
+  // Change 2, not shown yet: its line waits (here for longer than a check of it takes), then comes once it is shown.
+  saveLeaf(`${original}\nexport const second: number = 'not a number';\n`, 2);
+  await new Promise((resolve) => setTimeout(resolve, 2 * checkMs + 500));
+  const linesBeforeShown = (output.match(/^\[types\] /gm) ?? []).length;
+  send({ shown: 2 });
+  await typesLines(3);
+  expect(linesBeforeShown).toBe(2);
+  expect(output.split('\n').filter((line) => line.startsWith('[types]'))[2]).toMatch(/^\[types\] \d+ (more )?type errors? in the project/);
+}, 3 * WAIT_MS);
