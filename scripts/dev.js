@@ -172,8 +172,8 @@ function createService() {
 }
 
 /**
- * A type-checker child (`saved` or `all`, scripts/dev/typecheck.js); `changed(events, at, seq)` hands it what the
- * watcher saw, `send` any other message; `onMessage` hears what it says.
+ * A type-checker child (`saved` or `all`, scripts/dev/typecheck.js); `send` hands it a message (what the watcher
+ * saw, `{ events, at, seq }`); `onMessage` hears what it says.
  */
 function createTypeChecker(mode, onMessage = () => undefined) {
   const child = fork(path.join(__dirname, 'dev', 'typecheck.js'), [root, outDir, mode], {
@@ -193,7 +193,6 @@ function createTypeChecker(mode, onMessage = () => undefined) {
     onMessage({ gone: true });
   });
   return {
-    changed: (events, at, seq) => child.connected && child.send({ events, at, seq }),
     send: (message) => child.connected && child.send(message),
     close: () => {
       child.closing = true;
@@ -340,7 +339,7 @@ async function main() {
   const types = {
     changed: (events, at) => {
       changes += 1;
-      checkers.forEach((checker) => checker.changed(events, at, changes));
+      checkers.forEach((checker) => checker.send({ events, at, seq: changes }));
     },
     close: () => checkers.forEach((checker) => checker.close()),
   };

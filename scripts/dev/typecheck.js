@@ -9,8 +9,8 @@
 //          After a save of TypeScript files, that line waits until the `saved` checker has printed their errors
 //          (it says so through the parent), so it always comes below them.
 //          Its state is kept in <outDir>/typecheck.tsbuildinfo for the next `npm run dev`.
-// Neither watches the disk: the parent's watcher sends each change (`{ events: [{ type, path }], at }`) and
-// this process calls the callbacks TypeScript registered for that path.
+// Neither watches the disk: the parent's watcher sends each change (`{ events: [{ type, path }], at, seq }`, `seq`
+// numbering the changes) and this process calls the callbacks TypeScript registered for that path.
 // An error is printed as `file:line:col error TSnnnn: message`.
 const path = require('node:path');
 const ts = require('typescript');
@@ -204,10 +204,11 @@ process.on('message', (message) => {
     return flushWaiting(shown);
   }
   if (!message || !Array.isArray(message.events)) return;
-  latest = message.seq ?? latest;
   let seen = false;
   for (const event of message.events) seen = dispatch(event) || seen;
   if (!seen) return;
+  // Only changes TypeScript sees are waited for: both checkers see the same ones, and only those start a check.
+  latest = message.seq ?? latest;
   changedAt ??= message.at ?? Date.now();
   changedSince = true;
   const saved = message.events.map((event) => normalize(event.path)).filter((file) => /\.(m|c)?tsx?$/.test(file));
