@@ -55,6 +55,9 @@ describe('the start line says whether tokens are checked, and how', () => {
   const started = async (env: Record<string, string>) => {
     const service = await startService(env);
     try {
+      // startService returns once /health answers, which may be before its pipe has brought the lines the start
+      // wrote before it. The health check's own request line is written after them all: once it is here, they are.
+      while (!/"path":"\/health"[^\n]*"msg":"request"\}\n/.test(service.output())) await new Promise((r) => setTimeout(r, 20));
       return lines(service);
     } finally {
       service.child.kill('SIGKILL');
