@@ -286,9 +286,7 @@ export function recordShaper<T>(resource: ResourceModel): (raw: Record<string, u
       const value = raw[from];
       if (value !== undefined && (value !== null || keepNull)) record[key] = value;
     }
-    // A copy: an object filled key by key keeps its fields outside the object, where JSON.stringify reads them on its
-    // slow path; the copy holds them in the object (docs/maintainers/design.md, "The query engine", says what it saves).
-    return { ...record } as T;
+    return record as T;
   };
 }
 

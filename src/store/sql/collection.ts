@@ -64,7 +64,7 @@ export class SqlCollection<T extends { id: number }> implements Collection<T> {
       const value = array ? row[from + i + 1] : row[c.field];
       record[c.field] = !decodes || value === null ? value : c.kind === 'boolean' ? value === 1 : c.kind === 'json' ? JSON.parse(value as string) : value;
     }
-    return (shape ? shape(record) : { ...record }) as T;
+    return (shape ? shape(record) : record) as T;
   }
 
   protected caching(): CommittedCache<T> | undefined {
