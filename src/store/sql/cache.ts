@@ -13,7 +13,8 @@ export const LISTED_KEPT = 20000;
  */
 export class CommittedCache<T extends { id: number }> {
   private readonly records: KeptInOrder<number, T>;
-  private readonly lists: KeptInOrder<string, { items: readonly T[]; extra: unknown }>;
+  /** Pages by their query's text, and children by their parent's id: a number, so no key is built per parent. */
+  private readonly lists: KeptInOrder<string | number, { items: readonly T[]; extra: unknown }>;
 
   constructor(recordsKept = RECORDS_KEPT, listedKept = LISTED_KEPT) {
     this.records = new KeptInOrder(recordsKept);
@@ -39,6 +40,20 @@ export class CommittedCache<T extends { id: number }> {
 
   /** Keeps a list (its records frozen; a list weighs its length, at least 1) with `extra`; one heavier than the bound is not kept. */
   keepList(key: string, items: readonly T[], extra?: unknown): void {
+    this.keep(key, items, extra);
+  }
+
+  /** The children kept of parent `parentId` (a copy of the caller's own). */
+  children(parentId: number): T[] | undefined {
+    return this.lists.get(parentId)?.items.slice();
+  }
+
+  /** Keeps the children of parent `parentId`, as a list is kept (they count in the same bound). */
+  keepChildren(parentId: number, items: readonly T[]): void {
+    this.keep(parentId, items, undefined);
+  }
+
+  private keep(key: string | number, items: readonly T[], extra: unknown): void {
     if (this.lists.keep(key, { items: items.slice(), extra })) for (const item of items) Object.freeze(item);
   }
 

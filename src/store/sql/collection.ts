@@ -213,7 +213,7 @@ export class SqlChildCollection<T extends { id: number }, K extends keyof T & st
     const missing: number[] = [];
     for (const id of parentIds) {
       if (byParent.has(id)) continue;
-      const kept = cache?.list(`c${id}`)?.items;
+      const kept = cache?.children(id);
       byParent.set(id, kept ?? []);
       if (!kept) missing.push(id);
     }
@@ -223,7 +223,7 @@ export class SqlChildCollection<T extends { id: number }, K extends keyof T & st
         const child = this.record(row);
         byParent.get(child[this.parentKey] as number)?.push(child);
       }
-      if (cache) for (const id of missing) cache.keepList(`c${id}`, byParent.get(id)!);
+      if (cache) for (const id of missing) cache.keepChildren(id, byParent.get(id)!);
       return byParent;
     });
   }
