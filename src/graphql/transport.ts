@@ -82,7 +82,7 @@ export function requestParamsReader(config: Config, metrics: GraphqlMetrics) {
         return transportError(err.status, err.message, err.headers as Record<string, string> | undefined);
       }
     }
-    const parsed = await parseRequestParams({ ...req, body });
+    const parsed = await parseRequestParams({ method: req.method, url: req.url, headers: req.headers, body, raw: req.raw, context: req.context });
     return Array.isArray(parsed) ? withTransportBody(parsed as Response) : parsed;
   };
 }
