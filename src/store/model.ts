@@ -267,6 +267,17 @@ export function specModel(): ContractModel {
 }
 
 /**
+ * A record filled field by field, settled into a fresh object: its fields held in the object, where JSON.stringify
+ * reads them fastest, and one hidden class for every record with the same fields, so the reads of graphql-jit's
+ * compiled code and JSON.stringify stay monomorphic. The object filled field by field holds most fields out of line
+ * and, past 16, turns into a dictionary; a spread copy gets a class of its own per record on Node 20
+ * (docs/maintainers/design.md, "The query engine").
+ */
+export function settled<T>(filled: Record<string, unknown>): T {
+  return Object.assign({}, filled) as T;
+}
+
+/**
  * Makes a record as every store hands it out, from what is stored (`raw`: a value, `null` or nothing for each
  * field): `id` first, then the fields and aliases in the contract's order. A field with no value is left out,
  * unless the contract says it is required and may be null (then it is `null`): an optional field a record
@@ -286,7 +297,7 @@ export function recordShaper<T>(resource: ResourceModel): (raw: Record<string, u
       const value = raw[from];
       if (value !== undefined && (value !== null || keepNull)) record[key] = value;
     }
-    return record as T;
+    return settled<T>(record);
   };
 }
 

@@ -1,4 +1,4 @@
-import { withDefaults } from '../model';
+import { settled, withDefaults } from '../model';
 import { checkQuery, encodeCursor, type ListQuery, type QueryLimits } from '../query';
 import { addFolds } from '../tables';
 import { batchesAfter, LIST_BATCH, STALE, then, type ChildCollection, type Counted, type Collection, type Expect, type ListResult, type MaybePromise, type NewRecord, type Stale, type Store } from '../types';
@@ -64,7 +64,7 @@ export class SqlCollection<T extends { id: number }> implements Collection<T> {
       const value = array ? row[from + i + 1] : row[c.field];
       record[c.field] = !decodes || value === null ? value : c.kind === 'boolean' ? value === 1 : c.kind === 'json' ? JSON.parse(value as string) : value;
     }
-    return (shape ? shape(record) : record) as T;
+    return shape ? (shape(record) as T) : settled<T>(record);
   }
 
   protected caching(): CommittedCache<T> | undefined {
