@@ -82,6 +82,7 @@ export function requestParamsReader(config: Config, metrics: GraphqlMetrics) {
         return transportError(err.status, err.message, err.headers as Record<string, string> | undefined);
       }
     }
+    // A literal, not a spread of `req` with its body replaced: one hidden class for every request (src/store/model.ts, `settled`).
     const parsed = await parseRequestParams({ method: req.method, url: req.url, headers: req.headers, body, raw: req.raw, context: req.context });
     return Array.isArray(parsed) ? withTransportBody(parsed as Response) : parsed;
   };
