@@ -2,7 +2,8 @@
 // node bench/lib/execution-probe.js DIST_SRC SEED_FILE QUERY [WITH_JSON] [SAMPLES]: runs QUERY in-process
 // through a build's own executor (dist/src/graphql/execution.js: compiled by graphql-jit, as the service
 // runs a hot query) with a fresh context per run (its loaders), over that build's memory store, and prints
-// the median µs per run of SAMPLES samples as JSON. WITH_JSON=1 adds the answer's serialisation (a plain
+// the median µs of CPU per run (user and system time: a run descheduled by other work on the host does not count)
+// of SAMPLES samples as JSON. WITH_JSON=1 adds the answer's serialisation (a plain
 // JSON.stringify, as the endpoint writes a clean result). No HTTP: what the store, the loaders and the
 // resolvers cost, without the noise of the rest. bench/execution.js runs it for two builds alternately.
 const { readFileSync } = require('node:fs');
@@ -49,18 +50,19 @@ async function runOnce() {
   if (withJson === '1') JSON.stringify(result);
 }
 
-/** µs per run over `n` runs. */
+/** µs of CPU per run over `n` runs. */
 async function sample(n) {
-  const start = process.hrtime.bigint();
+  const start = process.cpuUsage();
   for (let i = 0; i < n; i += 1) await runOnce();
-  return Number(process.hrtime.bigint() - start) / n / 1000;
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / n;
 }
 
 async function main() {
-  // Warm up (compiles the query after its first run, then lets V8 optimise) for about a second.
-  const perRun = await sample(200);
-  const n = Math.max(200, Math.round(200000 / perRun));
-  for (let i = 0; i < 3; i += 1) await sample(n);
+  // Warm up (compiles the query after its first run, then lets V8 optimise) for about a second; a sample is then
+  // about 0.2 s of runs, sized from a warm run (the first runs, cold, are many times slower).
+  let n = Math.max(200, Math.round(200000 / (await sample(200))));
+  for (let i = 0; i < 3; i += 1) n = Math.max(200, Math.round(200000 / (await sample(n))));
   const samples = [];
   for (let i = 0; i < Number(samplesArg); i += 1) samples.push(await sample(n));
   samples.sort((a, b) => a - b);
