@@ -68,8 +68,8 @@ export function spawnService(env: Record<string, string>, nodeOptions: string[] 
 }
 
 /**
- * Runs the built service expecting it to refuse to start: resolves once it exits, with its exit code and what it
- * wrote to stdout and stderr. One that starts serving instead (it logs `listening`) is killed, and resolves with
+ * Runs the built service expecting it to refuse to start: resolves once it has exited and its output has ended, with
+ * its exit code and what it wrote to stdout and stderr. One that starts serving instead (it logs `listening`) is killed, and resolves with
  * the code `'served'`. No time bound (a refusal comes when it comes): the test's timeout guards against a hang.
  */
 export async function startRefused(env: Record<string, string>, cwd = projectRoot): Promise<{ code: number | null | 'served'; stdout: string; stderr: string }> {
@@ -85,10 +85,15 @@ export async function startRefused(env: Record<string, string>, cwd = projectRoo
     }),
   );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close' comes once the child's stdout and stderr have ended: at 'exit' their last chunks may not have been read yet.
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const code = await Promise.race([exited, served]);
   if (code === 'served') {
+    // Killed, its output is not read further (workers it forked may hold the pipes open).
     child.kill('SIGKILL');
     await exited;
+  } else {
+    await closed;
   }
   service.remove();
   return { code, stdout, stderr };
