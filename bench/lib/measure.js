@@ -54,8 +54,11 @@ function runJson(command, args, cpu, env) {
   });
 }
 
-/** One sample with wrk: one thread, `connections` connections, the same result fields as bench/load.js. */
-async function runWrk({ url, request, connections, duration, cpu }) {
+/**
+ * One sample with wrk: one thread, `connections` connections, the same result fields as bench/load.js. A `warmup`
+ * run is no sample: when no answer came back in it (requests that take longer than it lasts), it warmed what it could.
+ */
+async function runWrk({ url, request, connections, duration, cpu, warmup = false }) {
   const env = {
     BENCH_METHOD: request.method ?? 'GET',
     BENCH_BODY: request.body ?? '',
@@ -68,7 +71,7 @@ async function runWrk({ url, request, connections, duration, cpu }) {
   const seconds = r.durationUs / 1e6 || duration;
   const ok = r.requests - r.status;
   // A sample in which nothing came back is no rate (0 req/s would make a ratio of 0 or infinity): the row fails.
-  if (r.requests === 0) throw new Error(`wrk: no answer came back in ${duration} s (${r.connect + r.read + r.write} socket errors, ${r.timeout} timeouts)`);
+  if (r.requests === 0 && !warmup) throw new Error(`wrk: no answer came back in ${duration} s (${r.connect + r.read + r.write} socket errors, ${r.timeout} timeouts)`);
   return {
     rps: ok / seconds,
     latencyP50: r.p50Us / 1000,
