@@ -53,6 +53,21 @@ async function nextOf(url, target) {
   return link && new URL(link, url).searchParams.get('after');
 }
 
+/**
+ * Waits until the service's PostgreSQL pool is idle again (its /metrics: every connection idle, no statement waiting).
+ * The requests still under way when the load generator stopped go on: a first page that counts 1,000,000 rows runs
+ * for seconds after its client left, and would slow the next sample down.
+ */
+async function drained(url, timeoutMs = 30000) {
+  const gauge = (text, name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1]);
+  for (const until = Date.now() + timeoutMs; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const size = gauge(text, 'pg_pool_connections');
+    if (gauge(text, 'pg_pool_idle_connections') === size && gauge(text, 'pg_pool_waiting_requests') === 0) return;
+  }
+  throw new Error(`the PostgreSQL pool was still busy ${timeoutMs / 1000} s after a sample`);
+}
+
 /** The requests measured on one server: the first page, the second (a cursor page) and one DEEP records deep (when the list is that long). */
 async function requestsOf(url) {
   const first = `${LIST}&limit=${PAGE}`;
@@ -96,6 +111,7 @@ async function run(options = {}, context = {}) {
           const load = async (target, duration, warmup = false) => {
             const result = await runLoad({ url: server.url, request: { method: 'GET', path: target }, connections: s.connections, duration, cpu: cpus?.load, warmup });
             if (result.non2xx || result.errors || result.timeouts) row.problems.push(`${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+            if (store === 'postgres') await drained(server.url);
             return result.rps;
           };
           // A first page that counts 1,000,000 rows may take longer than the warm-up: it warms what it can.
@@ -147,7 +163,8 @@ each number of books (half of them at 500 pages or more). Ratios are times per r
 medians of ${settings.rounds} rounds × ${settings.duration} s, ${settings.connections} connections; load average at the end ${loadAverage}.
 docs/contract.md §7 promises that a cursor page costs the same at any depth; the issue's bounds are at most 3× from 1,000 books
 to 300,000 for a cursor page, and at most 2× for a page 40,000 records deep against a shallow one. The first page counts the
-filtered list (\`X-Total-Count\`), so its cost grows with the number of books that match.
+filtered list (\`X-Total-Count\`), so its cost grows with the number of books that match. On PostgreSQL each sample starts
+once the service's pool is idle: requests under way when the load generator stops (a first page's count) run on.
 
 ${table.join('\n')}`;
 }
