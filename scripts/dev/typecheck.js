@@ -84,8 +84,8 @@ function checkSaved(builder) {
     const took = changedAt ? ` (${Date.now() - changedAt} ms after the save)` : '';
     if (!errors.length) say(green(`${path.relative(root, file)}: no type errors${took}`));
     else {
-      say(red(`${path.relative(root, file)}: ${errors.length} type error${errors.length > 1 ? 's' : ''}${took}:`));
-      for (const d of errors) process.stdout.write(`${describe(d)}\n`);
+      // The message and its errors in one write: npm run dev, which prints to the same terminal, cannot print between them.
+      say(`${red(`${path.relative(root, file)}: ${errors.length} type error${errors.length > 1 ? 's' : ''}${took}:`)}\n${errors.map(describe).join('\n')}`);
     }
   }
   lastSaved = [];
