@@ -41,12 +41,11 @@ const STOP_TIMEOUT_MS = 5000;
 const COLOR = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code) => (text) => (COLOR ? `\x1b[${code}m${text}\x1b[0m` : text);
 const [cyan, red, green, yellow] = [paint(36), paint(31), paint(32), paint(33)];
-const say = (msg) => process.stdout.write(`${cyan('[dev]')} ${msg}\n`);
 /**
- * A message and its indented lines in one write: the type-checker, which prints to the same terminal, cannot print
+ * A message and its indented lines, in one write: the type-checker, which prints to the same terminal, cannot print
  * between them.
  */
-const sayLines = (msg, lines) => process.stdout.write(`${cyan('[dev]')} ${msg}\n${lines.map((line) => `  ${line}\n`).join('')}`);
+const say = (msg, lines = []) => process.stdout.write(`${cyan('[dev]')} ${msg}\n${lines.map((line) => `  ${line}\n`).join('')}`);
 const rel = (file) => path.relative(root, file);
 
 const readText = (file) => {
@@ -220,7 +219,7 @@ async function printContractDiff(gate, files, before, after) {
   const result = await gate.checkContracts(before, after);
   const color = { BREAKING: red, DANGEROUS: yellow, SAFE: green };
   const lines = gate.formatReport(result).map((line) => (color[line.split(' ')[0]] ?? String)(line));
-  sayLines(`${files.join(' and ')} changed (classified by the contract gate against the last generate):`, lines);
+  say(`${files.join(' and ')} changed (classified by the contract gate against the last generate):`, lines);
   if (!result.changes.length) say('no change to operations, schemas, types or fields');
   if (result.failed) say(red('a breaking change is not announced: `npm run contract:diff` (and CI) will refuse it'));
 }
@@ -236,7 +235,7 @@ function loadCompiled(names) {
 
 /** A refusal to use the specs (scripts/spec-refusals.js), printed as `npm run generate` prints it. */
 function reportRefusal(refusal) {
-  sayLines(red(refusal.title), refusal.lines.map(red));
+  say(red(refusal.title), refusal.lines.map(red));
   say('keeping the running service on the last specs it could use; fix and save again');
 }
 
@@ -308,7 +307,7 @@ async function main() {
   }
 
   function reportBroken() {
-    sayLines(red(`does not compile; the service keeps running the last good build:`), [...broken.values()].flat().map(red));
+    say(red(`does not compile; the service keeps running the last good build:`), [...broken.values()].flat().map(red));
   }
 
   // The first build: every source whose output is missing or older, and no output left of a deleted source.
@@ -462,7 +461,7 @@ async function main() {
   // The specs it started on, checked as a save would be (this loads the checks now, not at the first save).
   await codegen.check().catch((err) => {
     if (!(err instanceof SpecRefusal)) return say(red(`cannot check the specs: ${String(err.message ?? err).split('\n')[0]}`));
-    sayLines(red(`the service started on specs npm run generate refuses: ${err.title}`), err.lines.map(red));
+    say(red(`the service started on specs npm run generate refuses: ${err.title}`), err.lines.map(red));
   });
 }
 
