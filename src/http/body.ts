@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import contentType from 'content-type';
-import getRawBody from 'raw-body';
 import { ApiError } from './errors';
 import type { Phase } from './request-state';
 import { closeAfterDiscarding, hasBody, type BodyLimits } from './unread-body';
@@ -59,9 +58,9 @@ export async function readTextBody(req: IncomingMessage, res: ServerResponse, li
   }
   let bytes: Buffer;
   try {
-    bytes = await getRawBody(req, { length: req.headers['content-length'], limit });
+    bytes = await readBytes(req, limit);
   } catch (err) {
-    if ((err as { type?: string }).type === 'entity.too.large') {
+    if (err === TOO_LARGE) {
       closeAfterDiscarding(req, res, limits);
       throw new ApiError(413, `Request body is larger than ${limit} bytes`);
     }
@@ -72,6 +71,41 @@ export async function readTextBody(req: IncomingMessage, res: ServerResponse, li
   } catch {
     throw new ApiError(400, 'Invalid request: body is not valid UTF-8');
   }
+}
+
+/** Why readBytes refused a body: more than the limit, declared or sent. */
+const TOO_LARGE = new Error('the request body is larger than the limit');
+
+/**
+ * A request's body, its bytes as they came (one chunk, as most are, is not copied). Refused with TOO_LARGE when its
+ * Content-Length, or the bytes sent so far, pass `limit` (nothing more is read: the caller discards the rest);
+ * with another error when the request ends in any other way than its body's end (the client left, the socket
+ * failed) or was read before. Node's parser holds a body to its Content-Length.
+ */
+function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(TOO_LARGE);
+  if (!req.readable) return Promise.reject(new Error('the request body was read before'));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const finish = (err: Error | undefined) => {
+      req.off('data', onData).off('end', onEnd).off('error', finish).off('close', onClose);
+      if (err) {
+        req.pause();
+        return reject(err);
+      }
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received));
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) finish(TOO_LARGE);
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish(undefined);
+    const onClose = () => finish(new Error('the request ended before its body did'));
+    req.on('data', onData).on('end', onEnd).on('error', finish).on('close', onClose);
+  });
 }
 
 /**

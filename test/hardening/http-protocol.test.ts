@@ -134,6 +134,18 @@ describe('HTTP/1.1 message rules (raw sockets)', () => {
       expect(result.status).toBe(201);
       expect(await counts()).toEqual({ ...before, books: before.books + 1 });
     });
+
+    it('when a body comes in chunks that split UTF-8 characters, then it is read whole and stored as sent', async () => {
+      const title = 'Café ☕ au lait';
+      const bytes = Buffer.from(JSON.stringify({ title }));
+      // Node's parser hands each chunk of a chunked body to the reader on its own: cut inside "é" and inside "☕".
+      const cuts = [bytes.indexOf(0xc3) + 1, bytes.indexOf(0xe2) + 2];
+      const parts = [bytes.subarray(0, cuts[0]), bytes.subarray(cuts[0], cuts[1]), bytes.subarray(cuts[1])];
+      const body = Buffer.concat([...parts.flatMap((part) => [Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]), Buffer.from('0\r\n\r\n')]);
+      const result = await rawExchange(server.port, [Buffer.concat([Buffer.from(post('/books', 'Transfer-Encoding: chunked\r\nConnection: close\r\n', '')), body])]);
+      expect(result.status).toBe(201);
+      expect(JSON.parse(Buffer.from(bodyOf(result), 'latin1').toString('utf8'))).toMatchObject({ title });
+    });
   });
 
   describe('Host', () => {
