@@ -1,21 +1,10 @@
-import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type Source, type ValidationRule } from 'graphql';
+import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { nestingError } from './limits';
 
 export interface DocumentPreparer {
   /** The parsed document when `query` is within the limits and valid for the schema; its errors otherwise. */
   prepare(query: string): DocumentNode | readonly GraphQLError[];
-  /**
-   * graphql-http's `parse`: the document kept for this text if it was found valid before, else `query`
-   * parsed within the limits (nesting, tokens); throws the GraphQLError that refuses it.
-   */
-  parse(query: string | Source): DocumentNode;
-  /**
-   * graphql-http's `validate`: no errors for a document this preparer found valid before, else graphql-js's
-   * validation with `rules`, keeping the document if it is valid. graphql-http passes the same rules on every
-   * call (the standard ones and its `validationRules`), which must be the preparer's.
-   */
-  validate(schema: GraphQLSchema, document: DocumentNode, rules?: readonly ValidationRule[]): readonly GraphQLError[];
   /** Valid documents kept; exposed for tests and diagnostics. */
   readonly cache: LRUCache<string, DocumentNode>;
 }
@@ -35,13 +24,10 @@ const MAX_CACHED_DOCUMENT_LENGTH = 20_000;
 export function documentPreparer(schema: GraphQLSchema, rules: readonly ValidationRule[], options: { maxTokens: number; maxNesting: number; cacheSize: number }): DocumentPreparer {
   // lru-cache needs a max of at least 1; a size of 0 keeps nothing (nothing is ever set).
   const cache = new LRUCache<string, DocumentNode>({ max: Math.max(1, options.cacheSize) });
-  /** The documents found valid (those in the cache, and any still in use after it dropped them). */
-  const valid = new WeakSet<DocumentNode>();
   const allRules = [...specifiedRules, ...rules];
 
+  /** `query` parsed within the limits (nesting, tokens); throws the GraphQLError that refuses it. */
   const parseWithin = (query: string): DocumentNode => {
-    const cached = cache.get(query);
-    if (cached) return cached;
     const tooDeep = nestingError(query, options.maxNesting, options.maxTokens);
     if (tooDeep) throw tooDeep;
     try {
@@ -55,23 +41,11 @@ export function documentPreparer(schema: GraphQLSchema, rules: readonly Validati
     }
   };
 
-  const validateOnce = (against: GraphQLSchema, document: DocumentNode, withRules: readonly ValidationRule[] = allRules): readonly GraphQLError[] => {
-    if (valid.has(document)) return [];
-    const errors = validate(against, document, withRules);
-    if (errors.length > 0 || options.cacheSize <= 0) return errors;
-    const query = document.loc?.source.body;
-    if (query !== undefined && query.length <= MAX_CACHED_DOCUMENT_LENGTH) {
-      valid.add(document);
-      cache.set(query, document);
-    }
-    return errors;
-  };
-
   return {
     cache,
-    parse: (query) => parseWithin(typeof query === 'string' ? query : query.body),
-    validate: validateOnce,
     prepare(query) {
+      const cached = cache.get(query);
+      if (cached) return cached;
       let document: DocumentNode;
       try {
         document = parseWithin(query);
@@ -79,8 +53,10 @@ export function documentPreparer(schema: GraphQLSchema, rules: readonly Validati
         if (err instanceof GraphQLError) return [err];
         throw err;
       }
-      const errors = validateOnce(schema, document);
-      return errors.length > 0 ? errors : document;
+      const errors = validate(schema, document, allRules);
+      if (errors.length > 0) return errors;
+      if (options.cacheSize > 0 && query.length <= MAX_CACHED_DOCUMENT_LENGTH) cache.set(query, document);
+      return document;
     },
   };
 }

@@ -103,9 +103,10 @@ function refusalReason(errors: readonly GraphQLError[]): RefusalReason {
  * (parameters, parse, validate, execute); this service gives it its parts and writes its answers:
  * - `parseRequestParams`: the body limit, charset and encoding of the shared reader, and this
  *   service's transport error body (transport.ts);
- * - `parse` and `validate`: a bounded cache of valid documents, the token and nesting limits at parsing,
- *   the depth and alias limits as validation rules (`validationRules`, limits.ts);
- * - `context`: the resolvers' context on the request's store (a keyed mutation's transaction);
+ * - `onSubscribe`: the document from a bounded cache of valid documents (document-cache.ts: the token and
+ *   nesting limits at parsing, the standard rules and the depth and alias limits at validation, limits.ts),
+ *   which graphql-http then neither parses nor validates, and the resolvers' context on the request's store
+ *   (a keyed mutation's transaction);
  * - `execute`: hot queries compiled (execution.ts);
  * - `onOperation`: metrics per operation, the result's bounds (a result the budget refused while it was
  *   built is answered with its refusal: RESULT_TOO_LARGE, or 503 for a large answer with no turn),
@@ -169,19 +170,17 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
 
   const handle: Handler<Request, HookContext> = createHandler<Request, HookContext, GraphQLContext>({
     schema,
-    validationRules: limits,
-    parse: (query) => {
-      try {
-        return documents.parse(query);
-      } catch (err) {
-        if (err instanceof GraphQLError) metrics.refused(refusalReason([err]));
-        throw err;
+    // The document, from the preparer's cache of valid documents (parsed within the token and nesting limits, validated
+    // with the standard rules and the limits), and the resolvers' context: graphql-http then skips its own parse and validate.
+    onSubscribe: (req, params) => {
+      const document = documents.prepare(params.query);
+      if (!('kind' in document)) {
+        metrics.refused(refusalReason(document));
+        return document;
       }
-    },
-    validate: (against, document, rules) => {
-      const errors = documents.validate(against, document, rules);
-      if (errors.length > 0) metrics.refused(refusalReason(errors));
-      return errors;
+      const { store: requestStore, log, budget } = req.context;
+      const contextValue = createContext(requestStore, log, budget, text);
+      return { schema, document, operationName: params.operationName, variableValues: params.variables, rootValue: undefined, contextValue };
     },
     // A variable given as a connection's `after` that is no cursor of this service: refused as a variable that does not coerce, nothing run.
     execute: (args) => {
@@ -190,7 +189,6 @@ export function graphqlEndpoint({ store, config, logger, resolvers, schemaOption
     },
     formatError: masking.formatError,
     parseRequestParams: (req) => req.context.params ?? readParams(req),
-    context: (req) => createContext(req.context.store, req.context.log, req.context.budget, text),
     onOperation: (req, args, result) => {
       const operation = getOperationAST(args.document, args.operationName);
       if (operation) metrics.executed(req.raw.res, operation.operation, operation.name?.value);
