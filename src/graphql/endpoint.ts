@@ -100,7 +100,8 @@ function refusalReason(errors: readonly GraphQLError[]): RefusalReason {
 
 /**
  * GraphQL over HTTP at one path: graphql-http decides methods, media types, status codes and the steps
- * (parameters, parse, validate, execute); this service gives it its parts and writes its answers:
+ * (the 406, parameters, the operation, the 405, execution, the answer); this service gives it its parts and
+ * writes its answers:
  * - `parseRequestParams`: the body limit, charset and encoding of the shared reader, and this
  *   service's transport error body (transport.ts);
  * - `onSubscribe`: the document from a bounded cache of valid documents (document-cache.ts: the token and
