@@ -23,6 +23,7 @@ const { ensureInstalled } = require('./lib/install');
 const { calibrate } = require('./lib/calibration');
 const { loadGenerator } = require('./lib/measure');
 const { LIMITS, loadLimits } = require('./lib/quality');
+const { summary } = require('./lib/stats');
 
 /** The page's sections, in order. */
 const SECTIONS = [
@@ -49,7 +50,9 @@ const HELP = `Options (flags win over BENCH_* environment variables):
                         wrk (Debian: apt-get install wrk), in C, spends less of its core per request, so the
                         load generator caps fewer rows; request mixes and conditional writes use autocannon either way
   --reruns=N            measure a workload again, against the peers whose ratios' IQR is wider than ${LIMITS.rowIqr * 100}% of
-                        their median, at most N times (BENCH_RERUNS, default 2; 1 with --quick; 0: never)
+                        their median, or all of them when the calibration server, measured in each of its rounds, was
+                        more than ${LIMITS.calibrationDrift * 100}% away from the start's calibration, at most N times
+                        (BENCH_RERUNS, default 2; 1 with --quick; 0: never)
   --calibration-rounds=N  samples of the calibration (node:http hello under the load generator) at the start and
                         at the end of the run (BENCH_CALIBRATION_ROUNDS, default 3; 2 with --quick)
   --memory-seconds=S    mixed load for the memory check (BENCH_MEMORY_SECONDS, default 60)
@@ -195,6 +198,8 @@ async function main() {
     return samples;
   };
   run.calibration = { start: await calibration('start') };
+  // What every workload's samples of the calibration server are held to (bench/lib/quality.js, hostDrift).
+  context.baseline = run.calibration.start && summary(run.calibration.start).median;
   const sections = {};
   for (const section of SECTIONS) {
     console.log(`== ${section.title}`);

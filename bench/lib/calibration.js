@@ -3,16 +3,21 @@
 // the same cores, connections and sample length as every workload, at the start and at the end of a run. It moves
 // with whatever moves the measurements (another process on either core, the CPU's clock, the kernel's loopback, the
 // load generator itself), unlike a CPU loop, which sees only its own core. Its start figure is also the load
-// generator's ceiling: the fastest rate it can show at all (bench/lib/quality.js, generatorVerdict).
+// generator's ceiling: the fastest rate it can show at all (bench/lib/quality.js, generatorVerdict). The same server
+// is also measured in every round of every workload compared (bench/lib/pairs.js), against the start's figure
+// (bench/lib/quality.js, hostDrift).
 const { runLoad } = require('./measure');
 const { startServer } = require('./servers');
+
+/** The calibration's request, to bench/servers/hello.js (also measured in every workload's rounds, bench/lib/pairs.js). */
+const CALIBRATION_REQUEST = Object.freeze({ method: 'GET', path: '/' });
 
 /** Requests per second of each of `options.calibrationRounds` samples, after a warm-up. */
 async function calibrate(options, context) {
   const server = await startServer('hello', { seedFile: context.seedFile(100), cpu: context.cpus?.server });
   try {
     const load = async (duration) => {
-      const result = await runLoad({ url: server.url, request: { method: 'GET', path: '/' }, connections: options.connections, duration, cpu: context.cpus?.load });
+      const result = await runLoad({ url: server.url, request: CALIBRATION_REQUEST, connections: options.connections, duration, cpu: context.cpus?.load });
       if (result.non2xx || result.errors || result.timeouts) throw new Error(`the calibration server answered ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
       return result.rps;
     };
@@ -25,4 +30,4 @@ async function calibrate(options, context) {
   }
 }
 
-module.exports = { calibrate };
+module.exports = { calibrate, CALIBRATION_REQUEST };

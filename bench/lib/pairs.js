@@ -7,11 +7,14 @@ const { packageVersion } = require('./machine');
 const { runLoad, probe } = require('./measure');
 const { summary } = require('./stats');
 const { peerSpec, requestFor } = require('./workloads');
-const { isNoisyRow, peersToRerun, relativeIqr, rowCaveat } = require('./quality');
+const { CALIBRATION_REQUEST } = require('./calibration');
+const { isNoisyRow, peersToRerun, relativeIqr, rowCaveat, rowNoise } = require('./quality');
 
 /**
- * Rows of `w`, one per peer: {workload, title, peer, peerLabel, ratio, subjectRps, peerRps} (ratios are
+ * Rows of `w`, one per peer: {workload, title, peer, peerLabel, ratio, subjectRps, peerRps, hostRps} (ratios are
  * subject / peer per round), or {..., failed} when a server did not start or answered the probe wrongly.
+ * `hostRps` is the calibration server (bench/lib/calibration.js) measured in each round among the others, at its
+ * middle: the host's speed while this workload ran (bench/lib/quality.js, hostDrift).
  * `options.peers` keeps only those peer kinds; `context` gives the seed files and the cores.
  */
 async function measureWorkload(w, options, context) {
@@ -25,14 +28,17 @@ async function measureWorkload(w, options, context) {
     const expected = (s) => (w.scaling && s !== w.subject && w.scaling.expect === 'linear' ? undefined : w.expectItems);
     const problems = await Promise.all(servers.map((srv, i) => probe(srv.url, requestFor(w, specs[i].kind), expected(specs[i])).catch((e) => e.message)));
     const live = servers.map((_, i) => !problems[0] && !problems[i]);
+    const hostIndex = servers.push(await startServer('hello', { seedFile: context.seedFile(100), cpu: context.cpus?.server })) - 1;
     const samples = servers.map(() => []);
-    const load = (i, duration) =>
-      runLoad({ url: servers[i].url, request: requestFor(w, specs[i].kind), connections: options.connections, duration, cpu: context.cpus?.load });
-    const order = servers.map((_, i) => i).filter((i) => live[i]);
+    const request = (i) => (i === hostIndex ? CALIBRATION_REQUEST : requestFor(w, specs[i].kind));
+    const load = (i, duration) => runLoad({ url: servers[i].url, request: request(i), connections: options.connections, duration, cpu: context.cpus?.load });
+    const order = specs.map((_, i) => i).filter((i) => live[i]);
     if (order.length > 1) {
+      // The calibration server in the middle of each round: its samples are spread over the workload's time.
+      order.splice(Math.ceil(order.length / 2), 0, hostIndex);
       for (const i of order) await load(i, options.warmup);
       for (let r = 0; r < options.rounds; r += 1) {
-        // A B C D, then D C B A: no server always goes first.
+        // A B H C D, then D C H B A: no server always goes first.
         for (const i of r % 2 === 0 ? order : [...order].reverse()) {
           const result = await load(i, options.duration);
           if (result.non2xx || result.errors || result.timeouts) {
@@ -45,7 +51,13 @@ async function measureWorkload(w, options, context) {
     return specs.slice(1).map((s, k) => {
       const i = k + 1;
       if (!live[i]) return { ...base(s), failed: `${problems[0] ? 'this service' : servers[i].label} answered ${problems[0] || problems[i]}` };
-      return { ...base(s), ratio: summary(samples[0].map((v, r) => v / samples[i][r])), subjectRps: summary(samples[0]), peerRps: summary(samples[i]) };
+      return {
+        ...base(s),
+        ratio: summary(samples[0].map((v, r) => v / samples[i][r])),
+        subjectRps: summary(samples[0]),
+        peerRps: summary(samples[i]),
+        hostRps: summary(samples[hostIndex]),
+      };
     });
   } catch (e) {
     return specs.slice(1).map((s) => ({ ...base(s), failed: e.message }));
@@ -61,9 +73,10 @@ async function measureWorkload(w, options, context) {
 async function measureSteadily(w, options, context) {
   const rows = (await measureWorkload(w, options, context)).map((r) => ({ ...r, attempts: 1, earlierIqrs: [] }));
   for (let attempts = 1; ; attempts += 1) {
-    const again = peersToRerun(rows, attempts, options.reruns ?? 0);
+    const again = peersToRerun(rows, attempts, options.reruns ?? 0, context.baseline);
     if (!again.length) return rows;
-    context.log(`  ~ ${w.id}: IQR wider than the limit against ${again.join(', ')}: measured again (attempt ${attempts + 1})`);
+    const why = rows.filter((r) => again.includes(r.peer)).map((r) => `${r.peer} (${rowNoise(r, context.baseline)})`);
+    context.log(`  ~ ${w.id}: noisy against ${why.join(', ')}: measured again (attempt ${attempts + 1})`);
     const redone = await measureWorkload(w, { ...options, peers: again }, context);
     for (const r of redone) {
       const i = rows.findIndex((old) => old.peer === r.peer && old.seed === r.seed);
@@ -81,7 +94,7 @@ async function measureAll(workloads, options, context) {
       context.log(
         r.failed
           ? `${r.title} vs ${r.peerLabel}: not measured (${r.failed})`
-          : `${r.title} vs ${r.peerLabel}: ${r.ratio.median.toFixed(2)}× (min ${r.ratio.min.toFixed(2)}, max ${r.ratio.max.toFixed(2)}, IQR ${(relativeIqr(r.ratio) * 100).toFixed(0)}%${isNoisyRow(r) ? ', noisy' : ''}), ${Math.round(r.subjectRps.median)} vs ${Math.round(r.peerRps.median)} req/s`,
+          : `${r.title} vs ${r.peerLabel}: ${r.ratio.median.toFixed(2)}× (min ${r.ratio.min.toFixed(2)}, max ${r.ratio.max.toFixed(2)}, IQR ${(relativeIqr(r.ratio) * 100).toFixed(0)}%${isNoisyRow(r, context.baseline) ? `, noisy: ${rowNoise(r, context.baseline)}` : ''}), ${Math.round(r.subjectRps.median)} vs ${Math.round(r.peerRps.median)} req/s; calibration ${Math.round(r.hostRps.min)}–${Math.round(r.hostRps.max)} req/s`,
       );
     }
   }

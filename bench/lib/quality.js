@@ -14,6 +14,8 @@ const { summary } = require('./stats');
  *   (PostgreSQL, the server, the load generator) still weigh in the average measures the bench, not the machine.
  * - calibrationDrift: how far the calibration's median at the end may be from the one at the start (10%). Each is
  *   measured after its load average is read, so the end's, like the start's, does not measure what came just before.
+ *   The same limit holds inside the run: every sample of the calibration server taken in a workload's rounds
+ *   (bench/lib/pairs.js) must be within it of the start's median, or the host's speed moved under that workload.
  * - rowIqr: the widest interquartile range of a row's per-round ratios, relative to their median (15%).
  * - generatorHeadroom: how many times the fastest server's rate the load generator must reach on bare node:http.
  */
@@ -59,16 +61,43 @@ function calibrationVerdict(startSamples, endSamples) {
 /** The interquartile range of a ratio summary relative to its median (0.15 = the middle half spans 15% of the median). */
 const relativeIqr = (ratio) => (ratio.q3 - ratio.q1) / ratio.median;
 
-/** Whether a measured row's per-round ratios are too spread to report as a figure. */
-const isNoisyRow = (row) => !row.failed && !(relativeIqr(row.ratio) <= LIMITS.rowIqr);
+/**
+ * How far the host's speed moved while a row was measured: the largest distance, relative to `baseline` (the median of
+ * the calibration at the start of the run), of the calibration server's samples taken in the rounds of the row's
+ * workload (`row.hostRps`, bench/lib/pairs.js). Undefined when it stayed within calibrationDrift, or when there is
+ * nothing to compare (a row without those samples, saved by an older run, or no calibration at the start).
+ */
+function hostDrift(row, baseline) {
+  const host = row.hostRps;
+  if (row.failed || !host || !(baseline > 0)) return undefined;
+  const drift = Math.max(1 - host.min / baseline, host.max / baseline - 1);
+  return drift <= LIMITS.calibrationDrift ? undefined : drift;
+}
+
+/**
+ * Why a measured row is too noisy to report as a figure, or undefined when it is not: its per-round ratios are too
+ * spread, or the host's speed moved under its workload (hostDrift; `baseline` as there).
+ */
+function rowNoise(row, baseline) {
+  if (row.failed) return undefined;
+  const iqr = relativeIqr(row.ratio);
+  if (!(iqr <= LIMITS.rowIqr)) return `IQR ${(iqr * 100).toFixed(0)}% of the median`;
+  const drift = hostDrift(row, baseline);
+  if (drift !== undefined) return `the host's speed moved ${Number.isFinite(drift) ? `${(drift * 100).toFixed(0)}%` : 'by an unknown amount'} under it`;
+  return undefined;
+}
+
+/** Whether a measured row is too noisy to report as a figure (rowNoise). */
+const isNoisyRow = (row, baseline) => rowNoise(row, baseline) !== undefined;
 
 /**
  * After measuring a workload `attempts` times (1 = the first measurement), the peers to measure again: those whose
- * row is noisy, while fewer than `1 + reruns` attempts were made; none when every row is steady or no rerun is left.
+ * row is noisy (`baseline` as hostDrift's), while fewer than `1 + reruns` attempts were made; none when every row is
+ * steady or no rerun is left.
  */
-function peersToRerun(rows, attempts, reruns) {
+function peersToRerun(rows, attempts, reruns, baseline) {
   if (attempts > reruns) return [];
-  return rows.filter(isNoisyRow).map((r) => r.peer);
+  return rows.filter((r) => isNoisyRow(r, baseline)).map((r) => r.peer);
 }
 
 /**
@@ -106,14 +135,15 @@ function runVerdict({ load, calibration }) {
 
 /**
  * Why a row's median may not be read as a result, or undefined when it may: the run was noisy, the row is still
- * noisy after its reruns, or the load generator caps it.
+ * noisy after its reruns (`baseline`: the start's calibration median, rowNoise), or the load generator caps it.
  */
-function rowCaveat(row, { verdict, generator }) {
+function rowCaveat(row, { verdict, generator, baseline }) {
   if (row.failed) return 'not measured';
   if (!verdict.headline) return 'noisy run';
-  if (isNoisyRow(row)) return `noisy: IQR ${(relativeIqr(row.ratio) * 100).toFixed(0)}% of the median after ${row.attempts ?? 1} attempt(s)`;
+  const noise = rowNoise(row, baseline);
+  if (noise) return `noisy: ${noise} after ${row.attempts ?? 1} attempt(s)`;
   if (generator && isCapped(row, generator.capped)) return 'capped by the load generator';
   return undefined;
 }
 
-module.exports = { LIMITS, loadLimits, loadVerdict, calibrationVerdict, relativeIqr, isNoisyRow, peersToRerun, generatorVerdict, isCapped, runVerdict, rowCaveat };
+module.exports = { LIMITS, loadLimits, loadVerdict, calibrationVerdict, relativeIqr, hostDrift, rowNoise, isNoisyRow, peersToRerun, generatorVerdict, isCapped, runVerdict, rowCaveat };

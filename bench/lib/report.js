@@ -23,7 +23,8 @@ const HEADLINE = [
 const oneMinute = (text) => Number(String(text).split(' ')[0]);
 
 /**
- * How far a run's figures may be trusted (bench/lib/quality.js): `{ load, calibration, generator, verdict }`, from
+ * How far a run's figures may be trusted (bench/lib/quality.js): `{ load, calibration, generator, baseline, verdict }`
+ * (`baseline`: the start's calibration median, which every workload's samples of the calibration server are held to), from
  * what run.js saved; computed again whenever the page is rendered, so a change of the rules applies to saved results.
  */
 function runQuality(results) {
@@ -32,8 +33,9 @@ function runQuality(results) {
   const c = run.calibration;
   const calibration = c?.start?.length && c?.end?.length ? calibrationVerdict(c.start, c.end) : undefined;
   const rows = PAIR_SECTIONS.flatMap((id) => results.sections[id]?.rows ?? []);
-  const generator = c?.start?.length ? generatorVerdict(summary(c.start).median, rows) : undefined;
-  return { load, calibration, generator, verdict: runVerdict({ load, calibration }) };
+  const baseline = c?.start?.length ? summary(c.start).median : undefined;
+  const generator = baseline === undefined ? undefined : generatorVerdict(baseline, rows);
+  return { load, calibration, generator, baseline, verdict: runVerdict({ load, calibration }) };
 }
 
 function qualityText(quality, run) {
@@ -72,9 +74,12 @@ function limitsText() {
   whatever moves the measurements (another process on either core, the CPU's clock, the loopback, the load generator)
   where a CPU loop would see only its own core. If the two calibration medians are more than ${pct(LIMITS.calibrationDrift)} apart, or the
   load average was over its limit, the page says **the run was noisy**, gives no headline and puts no median in bold.`,
-    `- **Noisy rows.** A workload whose ratios' IQR against a peer is wider than ${pct(LIMITS.rowIqr)} of their median is measured again
-  against that peer (\`--reruns\`, 2 by default), the new row replacing the old; a row still that wide is marked
-  "noisy" and its median is not in bold.`,
+    `- **Noisy rows.** The calibration server is also measured in every round of every workload, beside the servers
+  compared: the host's speed while that workload ran. A row is noisy when its ratios' IQR is wider than
+  ${pct(LIMITS.rowIqr)} of their median, or when one of those samples is more than ${pct(LIMITS.calibrationDrift)} away from the calibration's median at
+  the start (the machine slowed or sped up under that workload, which a quiet start and end do not show). A noisy
+  row is measured again (\`--reruns\`, 2 by default), the new row replacing the old; a row still noisy is marked so,
+  with why, and its median is not in bold.`,
     `- **The load generator's limit.** The calibration's start figure is also the fastest rate the load generator can
   show at all. If it is under ${LIMITS.generatorHeadroom}× the fastest server's rate in the run, the page says the load generator is the
   limit and names the rows where a server went past half its ceiling: those rows are marked "capped", since their

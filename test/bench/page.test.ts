@@ -66,6 +66,19 @@ describe('the headline of BENCHMARKS.md', () => {
     expect(page).toContain('**0.68×**');
   });
 
+  it('when the host slowed under one workload while the start and the end were steady, then that row is marked noisy and the others stay results', () => {
+    // The calibration served 40,000 req/s at the start; in POST's rounds it fell to 30,000 (25%), in GET's it held.
+    const rows = [
+      { ...getRow, hostRps: summary([39000, 40500, 41000, 39800]) },
+      { ...postRow, attempts: 3, hostRps: summary([40000, 30000, 31000, 39000]) },
+    ];
+    const page = renderPage([rest], results({ rows }));
+    expect(page).toContain('**0.68×**');
+    expect(page).toContain("0.58× (noisy: the host's speed moved 25% under it after 3 attempt(s))");
+    const headline = page.split('## Headline')[1].split('## How to read it')[0];
+    expect(headline).toContain("no figure (noisy: the host's speed moved 25% under it after 3 attempt(s)): 0.58×");
+  });
+
   it('when bare node:http under the load generator is under 2x the fastest rate, then the page names the load generator as the limit and the rows it caps', () => {
     const page = renderPage([rest], results({ rows: [getRow, postRow], calibration: { start: [20000, 20000], end: [20000, 20000] } }));
     expect(page).toContain('**the load generator is the limit**');

@@ -2,7 +2,7 @@
 const quality = require('../../bench/lib/quality');
 const { summary } = require('../../bench/lib/stats');
 
-const { loadVerdict, calibrationVerdict, relativeIqr, isNoisyRow, peersToRerun, generatorVerdict, runVerdict, rowCaveat } = quality;
+const { loadVerdict, calibrationVerdict, relativeIqr, hostDrift, rowNoise, isNoisyRow, peersToRerun, generatorVerdict, runVerdict, rowCaveat } = quality;
 
 /** A measured row whose per-round ratios are `ratios`, at `rps` req/s for the service and the peer. */
 const row = (peer: string, ratios: number[], rps: [number, number] = [10000, 10000], workload = 'get-book') => ({
@@ -72,6 +72,39 @@ describe('a row whose ratios are spread', () => {
 
   it('when a row failed, then it is not noisy (it has no figure to spread)', () => {
     expect(isNoisyRow({ workload: 'get-book', peer: 'p', failed: 'did not start' })).toBe(false);
+  });
+});
+
+describe("the host's speed under a workload (the calibration server measured in its rounds)", () => {
+  const hosted = (samples: number[], ratios = [1, 1, 1, 1]) => ({ ...row('p', ratios), hostRps: summary(samples) });
+
+  it('when every sample is within 10% of the start calibration, then the host held and the row is steady', () => {
+    expect(hostDrift(hosted([18200, 20000, 21800]), 20000)).toBeUndefined();
+    expect(isNoisyRow(hosted([18200, 20000, 21800]), 20000)).toBe(false);
+  });
+
+  it('when one sample is more than 10% slower, or faster, then the host moved and the row is noisy though its ratios agree', () => {
+    expect(hostDrift(hosted([20000, 14000, 20000]), 20000)).toBeCloseTo(0.3, 10);
+    expect(rowNoise(hosted([20000, 14000, 20000]), 20000)).toBe("the host's speed moved 30% under it");
+    expect(hostDrift(hosted([20000, 23000]), 20000)).toBeCloseTo(0.15, 10);
+    expect(isNoisyRow(hosted([20000, 23000]), 20000)).toBe(true);
+  });
+
+  it('when the ratios are too spread as well, then the IQR is the reason given', () => {
+    const wide = hosted([10000], [0.5, 0.8, 1.2, 1.6]);
+    expect(rowNoise(wide, 20000)).toBe(`IQR ${(relativeIqr(wide.ratio) * 100).toFixed(0)}% of the median`);
+  });
+
+  it('when a row has no such samples (an older run) or there was no calibration at the start, then nothing is judged from them', () => {
+    expect(hostDrift(row('p', [1, 1]), 20000)).toBeUndefined();
+    expect(hostDrift(hosted([5000]), undefined)).toBeUndefined();
+  });
+
+  it('when the host moved, then every peer measured with it is measured again', () => {
+    const moved = [hosted([20000, 15000]), { ...hosted([20000, 15000]), peer: 'q' }];
+    expect(peersToRerun(moved, 1, 2, 20000)).toEqual(['p', 'q']);
+    const held = [hosted([20000, 19000]), { ...hosted([20000, 19000]), peer: 'q' }];
+    expect(peersToRerun(held, 1, 2, 20000)).toEqual([]);
   });
 });
 
