@@ -22,8 +22,7 @@ const { removeWorktrees } = require('./lib/builds');
 const { ensureInstalled } = require('./lib/install');
 const { calibrate } = require('./lib/calibration');
 const { loadGenerator } = require('./lib/measure');
-const { LIMITS, loadLimits } = require('./lib/quality');
-const { summary } = require('./lib/stats');
+const { LIMITS, loadLimits, calibrationBaseline } = require('./lib/quality');
 
 /** The page's sections, in order. */
 const SECTIONS = [
@@ -199,7 +198,7 @@ async function main() {
   };
   run.calibration = { start: await calibration('start') };
   // What every workload's samples of the calibration server are held to (bench/lib/quality.js, hostDrift).
-  context.baseline = run.calibration.start && summary(run.calibration.start).median;
+  context.baseline = calibrationBaseline(run.calibration.start);
   const sections = {};
   for (const section of SECTIONS) {
     console.log(`== ${section.title}`);

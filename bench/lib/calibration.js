@@ -12,9 +12,12 @@ const { startServer } = require('./servers');
 /** The calibration's request, to bench/servers/hello.js (also measured in every workload's rounds, bench/lib/pairs.js). */
 const CALIBRATION_REQUEST = Object.freeze({ method: 'GET', path: '/' });
 
+/** The calibration's server, on the server's core (also started for every workload's rounds, bench/lib/pairs.js). */
+const startCalibrationServer = (context) => startServer('hello', { seedFile: context.seedFile(100), cpu: context.cpus?.server });
+
 /** Requests per second of each of `options.calibrationRounds` samples, after a warm-up. */
 async function calibrate(options, context) {
-  const server = await startServer('hello', { seedFile: context.seedFile(100), cpu: context.cpus?.server });
+  const server = await startCalibrationServer(context);
   try {
     const load = async (duration) => {
       const result = await runLoad({ url: server.url, request: CALIBRATION_REQUEST, connections: options.connections, duration, cpu: context.cpus?.load });
@@ -30,4 +33,4 @@ async function calibrate(options, context) {
   }
 }
 
-module.exports = { calibrate, CALIBRATION_REQUEST };
+module.exports = { calibrate, startCalibrationServer, CALIBRATION_REQUEST };

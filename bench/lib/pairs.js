@@ -7,7 +7,7 @@ const { packageVersion } = require('./machine');
 const { runLoad, probe } = require('./measure');
 const { summary } = require('./stats');
 const { peerSpec, requestFor } = require('./workloads');
-const { CALIBRATION_REQUEST } = require('./calibration');
+const { CALIBRATION_REQUEST, startCalibrationServer } = require('./calibration');
 const { isNoisyRow, peersToRerun, relativeIqr, rowCaveat, rowNoise } = require('./quality');
 
 /**
@@ -28,7 +28,7 @@ async function measureWorkload(w, options, context) {
     const expected = (s) => (w.scaling && s !== w.subject && w.scaling.expect === 'linear' ? undefined : w.expectItems);
     const problems = await Promise.all(servers.map((srv, i) => probe(srv.url, requestFor(w, specs[i].kind), expected(specs[i])).catch((e) => e.message)));
     const live = servers.map((_, i) => !problems[0] && !problems[i]);
-    const hostIndex = servers.push(await startServer('hello', { seedFile: context.seedFile(100), cpu: context.cpus?.server })) - 1;
+    const hostIndex = servers.push(await startCalibrationServer(context)) - 1;
     const samples = servers.map(() => []);
     const request = (i) => (i === hostIndex ? CALIBRATION_REQUEST : requestFor(w, specs[i].kind));
     const load = (i, duration) => runLoad({ url: servers[i].url, request: request(i), connections: options.connections, duration, cpu: context.cpus?.load });

@@ -61,6 +61,9 @@ function calibrationVerdict(startSamples, endSamples) {
 /** The interquartile range of a ratio summary relative to its median (0.15 = the middle half spans 15% of the median). */
 const relativeIqr = (ratio) => (ratio.q3 - ratio.q1) / ratio.median;
 
+/** What a run's figures are held to: the median of the calibration at its start, or undefined when it has none. */
+const calibrationBaseline = (startSamples) => (startSamples?.length ? summary(startSamples).median : undefined);
+
 /**
  * How far the host's speed moved while a row was measured: the largest distance, relative to `baseline` (the median of
  * the calibration at the start of the run), of the calibration server's samples taken in the rounds of the row's
@@ -146,4 +149,4 @@ function rowCaveat(row, { verdict, generator, baseline }) {
   return undefined;
 }
 
-module.exports = { LIMITS, loadLimits, loadVerdict, calibrationVerdict, relativeIqr, hostDrift, rowNoise, isNoisyRow, peersToRerun, generatorVerdict, isCapped, runVerdict, rowCaveat };
+module.exports = { LIMITS, loadLimits, loadVerdict, calibrationVerdict, relativeIqr, calibrationBaseline, hostDrift, rowNoise, isNoisyRow, peersToRerun, generatorVerdict, isCapped, runVerdict, rowCaveat };

@@ -4,8 +4,7 @@
 const { readFileSync } = require('node:fs');
 const path = require('node:path');
 const { KINDS } = require('./servers');
-const { LIMITS, loadVerdict, calibrationVerdict, generatorVerdict, runVerdict, rowCaveat, relativeIqr } = require('./quality');
-const { summary } = require('./stats');
+const { LIMITS, loadVerdict, calibrationVerdict, calibrationBaseline, generatorVerdict, runVerdict, rowCaveat, relativeIqr } = require('./quality');
 const { x, n0 } = require('./pairs');
 
 /** The sections whose rows compare servers pairwise (bench/lib/pairs.js): the load generator's check covers them. */
@@ -33,7 +32,7 @@ function runQuality(results) {
   const c = run.calibration;
   const calibration = c?.start?.length && c?.end?.length ? calibrationVerdict(c.start, c.end) : undefined;
   const rows = PAIR_SECTIONS.flatMap((id) => results.sections[id]?.rows ?? []);
-  const baseline = c?.start?.length ? summary(c.start).median : undefined;
+  const baseline = calibrationBaseline(c?.start);
   const generator = baseline === undefined ? undefined : generatorVerdict(baseline, rows);
   return { load, calibration, generator, baseline, verdict: runVerdict({ load, calibration }) };
 }
